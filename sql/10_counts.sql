@@ -1,0 +1,202 @@
+-- clfeval SQL layer, file 10: the count layer, the only macros that read rows.
+-- Python twin: clfeval._counts (confusion_matrix, counts, and the threshold counts of
+-- clfeval._score). Conventions: see 00_helpers.sql.
+--
+-- Label macros start from _clf_label_counts: one GROUP BY (group, actual, predicted) and the
+-- one-vs-rest sums per class derived from that small relation. Score macros start from
+-- _clf_score_counts: one GROUP BY (group, score), then running sums over the DISTINCT scores
+-- (highest first), so tied scores form one threshold and any window frame is exact.
+
+-- Binary counts for the aggregate macros: class pos_label against the rest.
+CREATE OR REPLACE MACRO _clf_tp(y, yhat, pos_label, weight) AS
+    _clf_sum(y = pos_label AND yhat = pos_label, weight);
+CREATE OR REPLACE MACRO _clf_fp(y, yhat, pos_label, weight) AS
+    _clf_sum(y <> pos_label AND yhat = pos_label, weight);
+CREATE OR REPLACE MACRO _clf_fn(y, yhat, pos_label, weight) AS
+    _clf_sum(y = pos_label AND yhat <> pos_label, weight);
+CREATE OR REPLACE MACRO _clf_tn(y, yhat, pos_label, weight) AS
+    _clf_sum(y <> pos_label AND yhat <> pos_label, weight);
+
+-- (__clf_key, __clf_y, __clf_yhat, __clf_w) for every input row; nothing left out yet.
+CREATE OR REPLACE MACRO _clf_label_rows(tbl, y, yhat, group_cols, weight_col) AS TABLE
+SELECT
+    struct_pack(*COLUMNS(list_concat(group_cols, ['__clf_nogroup']))) AS __clf_key,
+    COLUMNS([y]) AS __clf_y,
+    COLUMNS([yhat]) AS __clf_yhat,
+    CAST(COLUMNS([coalesce(weight_col, '__clf_one')]) AS DOUBLE) AS __clf_w
+FROM (SELECT *, NULL::BOOLEAN AS __clf_nogroup, 1.0::DOUBLE AS __clf_one FROM query_table(tbl));
+
+-- Two kinds of rows, stacked so that a macro reads the input once:
+--   pair rows  (__clf_ord NULL): actual, predicted and their total weight n;
+--   class rows (__clf_ord = 1, 2, ...): one per class of the group in class order (the sorted
+--     classes seen in y or yhat, or `labels` as given), with one-vs-rest sums tp, pred
+--     (predicted as the class), support (actually the class) and total (all rows of the group,
+--     listed classes or not, as scikit-learn's multilabel_confusion_matrix).
+CREATE OR REPLACE MACRO _clf_label_counts(tbl, y, yhat, group_cols, weight_col, labels) AS TABLE
+WITH pairs AS MATERIALIZED (
+    SELECT __clf_key, __clf_y AS actual, __clf_yhat AS predicted, sum(__clf_w) AS n
+    FROM _clf_label_rows(tbl, y, yhat, group_cols, weight_col)
+    WHERE __clf_y IS NOT NULL AND __clf_yhat IS NOT NULL AND __clf_w IS NOT NULL
+    GROUP BY ALL
+),
+seen AS (
+    SELECT __clf_key, actual AS label FROM pairs
+    UNION
+    SELECT __clf_key, predicted AS label FROM pairs
+),
+classes AS (
+    SELECT __clf_key, label, row_number() OVER (PARTITION BY __clf_key ORDER BY label) AS __clf_ord
+    FROM seen
+    WHERE labels IS NULL
+    UNION ALL
+    SELECT __clf_key, unnest(labels) AS label, unnest(range(1, len(labels) + 1)) AS __clf_ord
+    FROM (SELECT DISTINCT __clf_key FROM pairs)
+    WHERE labels IS NOT NULL
+),
+hits AS (
+    SELECT __clf_key, actual AS label, sum(n) AS tp FROM pairs WHERE actual = predicted GROUP BY ALL
+),
+said AS (SELECT __clf_key, predicted AS label, sum(n) AS pred FROM pairs GROUP BY ALL),
+truth AS (SELECT __clf_key, actual AS label, sum(n) AS support FROM pairs GROUP BY ALL),
+totals AS (SELECT __clf_key, sum(n) AS total FROM pairs GROUP BY ALL)
+SELECT
+    __clf_key, actual, predicted, n, NULL::BIGINT AS __clf_ord,
+    NULL::DOUBLE AS tp, NULL::DOUBLE AS pred, NULL::DOUBLE AS support, NULL::DOUBLE AS total
+FROM pairs
+UNION ALL
+SELECT
+    c.__clf_key, c.label, c.label, NULL, c.__clf_ord,
+    coalesce(hits.tp, 0.0), coalesce(said.pred, 0.0), coalesce(truth.support, 0.0), totals.total
+FROM classes AS c
+JOIN totals USING (__clf_key)
+LEFT JOIN hits USING (__clf_key, label)
+LEFT JOIN said USING (__clf_key, label)
+LEFT JOIN truth USING (__clf_key, label);
+
+-- (__clf_key, __clf_pos, __clf_s, __clf_w) for the rows with y, score and weight present.
+CREATE OR REPLACE MACRO _clf_score_rows(tbl, y, score, group_cols, weight_col, pos_label) AS TABLE
+SELECT * FROM (
+    SELECT
+        struct_pack(*COLUMNS(list_concat(group_cols, ['__clf_nogroup']))) AS __clf_key,
+        COLUMNS([y]) = pos_label AS __clf_pos,
+        CAST(COLUMNS([score]) AS DOUBLE) AS __clf_s,
+        CAST(COLUMNS([coalesce(weight_col, '__clf_one')]) AS DOUBLE) AS __clf_w
+    FROM (SELECT *, NULL::BOOLEAN AS __clf_nogroup, 1.0::DOUBLE AS __clf_one FROM query_table(tbl))
+)
+WHERE __clf_pos IS NOT NULL AND __clf_s IS NOT NULL AND __clf_w IS NOT NULL;
+
+-- One row per group and distinct score: positive and negative weight, rows, rows with a
+-- nonzero weight (n_live). Raises when a score is NaN or infinite.
+CREATE OR REPLACE MACRO _clf_score_groups(tbl, y, score, group_cols, weight_col, pos_label) AS TABLE
+WITH g AS MATERIALIZED (
+    SELECT
+        __clf_key,
+        __clf_s AS threshold,
+        sum(CASE WHEN __clf_pos THEN __clf_w ELSE 0.0 END) AS pos,
+        sum(CASE WHEN __clf_pos THEN 0.0 ELSE __clf_w END) AS neg,
+        count(*) AS n_rows,
+        count(*) FILTER (WHERE __clf_w <> 0) AS n_live
+    FROM _clf_score_rows(tbl, y, score, group_cols, weight_col, pos_label)
+    GROUP BY ALL
+),
+checked AS (
+    SELECT _clf_check_finite(
+        sum(n_rows) FILTER (WHERE isnan(threshold)),
+        sum(n_rows) FILTER (WHERE isinf(threshold)),
+        score, 'score') AS ok
+    FROM g
+)
+SELECT g.* FROM g, checked WHERE checked.ok;
+
+-- Counts at every threshold t (a distinct score with nonzero weight; the rule is score >= t):
+-- tp and fp are running sums from the highest score down, n_pos and n_neg the group's totals
+-- (the last running sums, as scikit-learn's tps[-1] and fps[-1]); __clf_i numbers the
+-- thresholds from 1 (highest) to __clf_n. Rows of zero weight are left out, as scikit-learn.
+CREATE OR REPLACE MACRO _clf_score_counts(tbl, y, score, group_cols, weight_col, pos_label) AS TABLE
+WITH running AS (
+    SELECT
+        __clf_key, threshold, pos, neg,
+        sum(pos) OVER w AS tp,
+        sum(neg) OVER w AS fp,
+        row_number() OVER w AS __clf_i,
+        count(*) OVER (PARTITION BY __clf_key) AS __clf_n
+    FROM _clf_score_groups(tbl, y, score, group_cols, weight_col, pos_label)
+    WHERE n_live > 0
+    WINDOW w AS (
+        PARTITION BY __clf_key ORDER BY threshold DESC
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    )
+)
+SELECT
+    *,
+    max(tp) OVER (PARTITION BY __clf_key) AS n_pos,
+    max(fp) OVER (PARTITION BY __clf_key) AS n_neg
+FROM running;
+
+CREATE OR REPLACE MACRO clf_confusion(
+    tbl, y, yhat, group_cols := [], weight_col := NULL, labels := NULL
+) AS TABLE
+WITH base AS MATERIALIZED (FROM _clf_label_counts(tbl, y, yhat, group_cols, weight_col, labels)),
+classes AS (SELECT __clf_key, actual AS label, __clf_ord FROM base WHERE __clf_ord IS NOT NULL),
+pairs AS (SELECT __clf_key, actual, predicted, n FROM base WHERE __clf_ord IS NULL),
+cells AS (
+    SELECT
+        a.__clf_key,
+        a.label AS actual,
+        p.label AS predicted,
+        a.__clf_ord AS __clf_a,
+        p.__clf_ord AS __clf_p,
+        coalesce(pairs.n, 0.0) AS count__d
+    FROM classes AS a
+    JOIN classes AS p ON a.__clf_key = p.__clf_key
+    LEFT JOIN pairs
+        ON pairs.__clf_key = a.__clf_key AND pairs.actual = a.label AND pairs.predicted = p.label
+)
+SELECT * EXCLUDE (__clf_nogroup, __clf_key, __clf_a, __clf_p)
+FROM (
+    SELECT
+        unnest(__clf_key), __clf_key, __clf_a, __clf_p, actual, predicted,
+        COLUMNS(_clf_typed(weight_col, 'count')) AS count
+    FROM (SELECT *, TRY_CAST(count__d AS BIGINT) AS count__i FROM cells)
+)
+ORDER BY __clf_key, __clf_a, __clf_p;
+
+COMMENT ON MACRO TABLE clf_confusion IS
+'Confusion matrix in long form: (group columns..., actual, predicted, count), every pair of classes per group, zeros included. Usage: FROM clf_confusion(''preds'', ''y'', ''yhat'', group_cols := [''model''], weight_col := NULL, labels := NULL). tbl is a table/view name (or file path), columns are names matched exactly. Classes: the sorted values seen in y or yhat per group, or labels := [...] (order and subset; rows with other classes are left out). count is BIGINT, DOUBLE with weight_col. Rows with a NULL in y, yhat or the weight are left out. Python twin: clfeval.confusion_matrix; scikit-learn: confusion_matrix.';
+
+CREATE OR REPLACE MACRO clf_counts(
+    tbl, y, yhat, group_cols := [], weight_col := NULL, labels := NULL
+) AS TABLE
+WITH classes AS (
+    SELECT *,
+        tp AS tp__d,
+        pred - tp AS fp__d,
+        support - tp AS fn__d,
+        total - pred - support + tp AS tn__d
+    FROM _clf_label_counts(tbl, y, yhat, group_cols, weight_col, labels)
+    WHERE __clf_ord IS NOT NULL
+)
+SELECT * EXCLUDE (__clf_nogroup, __clf_key, __clf_ord)
+FROM (
+    SELECT
+        unnest(__clf_key), __clf_key, __clf_ord, actual AS label,
+        COLUMNS(_clf_typed(weight_col, 'tp')) AS tp,
+        COLUMNS(_clf_typed(weight_col, 'fp')) AS fp,
+        COLUMNS(_clf_typed(weight_col, 'fn')) AS fn,
+        COLUMNS(_clf_typed(weight_col, 'tn')) AS tn,
+        COLUMNS(_clf_typed(weight_col, 'support')) AS support
+    FROM (
+        SELECT *,
+            TRY_CAST(tp__d AS BIGINT) AS tp__i,
+            TRY_CAST(fp__d AS BIGINT) AS fp__i,
+            TRY_CAST(fn__d AS BIGINT) AS fn__i,
+            TRY_CAST(tn__d AS BIGINT) AS tn__i,
+            support AS support__d,
+            TRY_CAST(support AS BIGINT) AS support__i
+        FROM classes
+    )
+)
+ORDER BY __clf_key, __clf_ord;
+
+COMMENT ON MACRO TABLE clf_counts IS
+'One-vs-rest counts per class: (group columns..., label, tp, fp, fn, tn, support). For class c: tp = actual c and predicted c, fp = predicted c but actual other, fn = actual c but predicted other, tn = the rest, support = tp + fn. Usage: FROM clf_counts(''preds'', ''y'', ''yhat'', group_cols := [], weight_col := NULL, labels := NULL). With labels := [...] only those classes are listed (in that order) but every row counts toward tn, as scikit-learn multilabel_confusion_matrix. Counts are BIGINT, DOUBLE with weight_col. Rows with a NULL in y, yhat or the weight are left out. Python twin: clfeval.counts.';

@@ -1,0 +1,275 @@
+-- clfeval SQL layer, file 20: label metrics.
+-- Python twin: clfeval._label (accuracy ... prevalence) and clfeval.metrics.
+-- Conventions: see 00_helpers.sql.
+--
+-- The aggregate macros compose with the caller's own GROUP BY:
+--   SELECT model, clf_precision(label, pred, pos_label := 1) FROM preds GROUP BY model;
+-- They are binary: class pos_label against every other value (one-vs-rest). Arguments are
+-- expressions, so quote identifiers yourself ("my col"). Optional named arguments:
+-- pos_label := 1, zero_division := 0.0 (also 1.0 or NULL), weight := NULL (an expression
+-- giving a non-negative row weight). A row with a NULL in y, yhat or the weight is left out.
+-- The multiclass averages (micro, macro, weighted) are in the table macro clf_metrics.
+
+CREATE OR REPLACE MACRO clf_accuracy(y, yhat, weight := NULL) AS
+    _clf_div(
+        _clf_sum(y = yhat, weight),
+        _clf_sum(y IS NOT NULL AND yhat IS NOT NULL, weight),
+        NULL);
+
+COMMENT ON MACRO clf_accuracy IS
+'Accuracy: the (weighted) share of rows with y = yhat. Aggregate macro: clf_accuracy(y, yhat, weight := NULL). NULL when no row is left. Rows with a NULL in y, yhat or weight are left out. Python twin: clfeval.accuracy; scikit-learn: accuracy_score.';
+
+CREATE OR REPLACE MACRO clf_precision(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL) AS
+    _clf_div(
+        _clf_tp(y, yhat, pos_label, weight),
+        _clf_tp(y, yhat, pos_label, weight) + _clf_fp(y, yhat, pos_label, weight),
+        zero_division);
+
+COMMENT ON MACRO clf_precision IS
+'Precision: tp / (tp + fp) for the class pos_label. Aggregate macro: clf_precision(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no predicted positive the result is zero_division (0.0, 1.0 or NULL). Rows with a NULL in y, yhat or weight are left out. Python twin: clfeval.precision; scikit-learn: precision_score.';
+
+CREATE OR REPLACE MACRO clf_recall(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL) AS
+    _clf_div(
+        _clf_tp(y, yhat, pos_label, weight),
+        _clf_tp(y, yhat, pos_label, weight) + _clf_fn(y, yhat, pos_label, weight),
+        zero_division);
+
+COMMENT ON MACRO clf_recall IS
+'Recall (sensitivity, TPR): tp / (tp + fn) for the class pos_label. Aggregate macro: clf_recall(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no actual positive the result is zero_division (0.0, 1.0 or NULL). Rows with a NULL in y, yhat or weight are left out. Python twin: clfeval.recall; scikit-learn: recall_score.';
+
+-- scikit-learn's form: (1 + b^2) tp / (b^2 (tp + fn) + (tp + fp)); b = inf gives recall.
+CREATE OR REPLACE MACRO clf_fbeta(y, yhat, beta, pos_label := 1, zero_division := 0.0, weight := NULL) AS
+    CASE
+        WHEN isinf(CAST(beta AS DOUBLE)) THEN clf_recall(
+            y, yhat, pos_label := pos_label, zero_division := zero_division, weight := weight)
+        ELSE _clf_div(
+            (1 + CAST(beta AS DOUBLE) * CAST(beta AS DOUBLE)) * _clf_tp(y, yhat, pos_label, weight),
+            CAST(beta AS DOUBLE) * CAST(beta AS DOUBLE)
+                * (_clf_tp(y, yhat, pos_label, weight) + _clf_fn(y, yhat, pos_label, weight))
+                + (_clf_tp(y, yhat, pos_label, weight) + _clf_fp(y, yhat, pos_label, weight)),
+            zero_division)
+    END;
+
+COMMENT ON MACRO clf_fbeta IS
+'F-beta: (1 + beta^2) tp / ((1 + beta^2) tp + beta^2 fn + fp) for the class pos_label; beta > 1 favours recall. Aggregate macro: clf_fbeta(y, yhat, beta, pos_label := 1, zero_division := 0.0, weight := NULL). With no actual and no predicted positive the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Python twin: clfeval.fbeta; scikit-learn: fbeta_score.';
+
+CREATE OR REPLACE MACRO clf_f1(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL) AS
+    _clf_div(
+        2 * _clf_tp(y, yhat, pos_label, weight),
+        (_clf_tp(y, yhat, pos_label, weight) + _clf_fn(y, yhat, pos_label, weight))
+            + (_clf_tp(y, yhat, pos_label, weight) + _clf_fp(y, yhat, pos_label, weight)),
+        zero_division);
+
+COMMENT ON MACRO clf_f1 IS
+'F1: 2 tp / (2 tp + fp + fn) for the class pos_label, the harmonic mean of precision and recall. Aggregate macro: clf_f1(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no actual and no predicted positive the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Python twin: clfeval.f1; scikit-learn: f1_score.';
+
+CREATE OR REPLACE MACRO clf_specificity(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL) AS
+    _clf_div(
+        _clf_tn(y, yhat, pos_label, weight),
+        _clf_tn(y, yhat, pos_label, weight) + _clf_fp(y, yhat, pos_label, weight),
+        zero_division);
+
+COMMENT ON MACRO clf_specificity IS
+'Specificity (TNR): tn / (tn + fp), negatives being every class other than pos_label. Aggregate macro: clf_specificity(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no actual negative the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Python twin: clfeval.specificity.';
+
+CREATE OR REPLACE MACRO clf_npv(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL) AS
+    _clf_div(
+        _clf_tn(y, yhat, pos_label, weight),
+        _clf_tn(y, yhat, pos_label, weight) + _clf_fn(y, yhat, pos_label, weight),
+        zero_division);
+
+COMMENT ON MACRO clf_npv IS
+'Negative predictive value: tn / (tn + fn). Aggregate macro: clf_npv(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no predicted negative the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Python twin: clfeval.npv.';
+
+CREATE OR REPLACE MACRO clf_fpr(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL) AS
+    _clf_div(
+        _clf_fp(y, yhat, pos_label, weight),
+        _clf_fp(y, yhat, pos_label, weight) + _clf_tn(y, yhat, pos_label, weight),
+        zero_division);
+
+COMMENT ON MACRO clf_fpr IS
+'False positive rate: fp / (fp + tn). Aggregate macro: clf_fpr(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no actual negative the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Python twin: clfeval.fpr.';
+
+CREATE OR REPLACE MACRO clf_fnr(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL) AS
+    _clf_div(
+        _clf_fn(y, yhat, pos_label, weight),
+        _clf_fn(y, yhat, pos_label, weight) + _clf_tp(y, yhat, pos_label, weight),
+        zero_division);
+
+COMMENT ON MACRO clf_fnr IS
+'False negative rate: fn / (fn + tp). Aggregate macro: clf_fnr(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no actual positive the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Python twin: clfeval.fnr.';
+
+CREATE OR REPLACE MACRO clf_jaccard(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL) AS
+    _clf_div(
+        _clf_tp(y, yhat, pos_label, weight),
+        _clf_tp(y, yhat, pos_label, weight) + _clf_fp(y, yhat, pos_label, weight)
+            + _clf_fn(y, yhat, pos_label, weight),
+        zero_division);
+
+COMMENT ON MACRO clf_jaccard IS
+'Jaccard index: tp / (tp + fp + fn) for the class pos_label. Aggregate macro: clf_jaccard(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no actual and no predicted positive the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Python twin: clfeval.jaccard; scikit-learn: jaccard_score.';
+
+CREATE OR REPLACE MACRO clf_mcc(y, yhat, pos_label := 1, weight := NULL) AS
+    _clf_mcc(
+        _clf_tp(y, yhat, pos_label, weight), _clf_fp(y, yhat, pos_label, weight),
+        _clf_fn(y, yhat, pos_label, weight), _clf_tn(y, yhat, pos_label, weight));
+
+COMMENT ON MACRO clf_mcc IS
+'Matthews correlation coefficient of pos_label against the rest: (tp tn - fp fn) / sqrt((tp + fp)(tp + fn)(tn + fp)(tn + fn)), in scikit-learn''s covariance form. Aggregate macro: clf_mcc(y, yhat, pos_label := 1, weight := NULL). 0.0 when a factor of the denominator is 0, as scikit-learn. Equals matthews_corrcoef on two-class data; for the multiclass coefficient use clf_metrics. Rows with a NULL in y, yhat or weight are left out. Python twin: clfeval.mcc.';
+
+CREATE OR REPLACE MACRO clf_balanced_accuracy(y, yhat, pos_label := 1, adjusted := false, weight := NULL) AS
+    CASE
+        WHEN adjusted THEN _clf_adjusted(
+            _clf_tp(y, yhat, pos_label, weight), _clf_fp(y, yhat, pos_label, weight),
+            _clf_fn(y, yhat, pos_label, weight), _clf_tn(y, yhat, pos_label, weight))
+        ELSE _clf_balanced(
+            _clf_tp(y, yhat, pos_label, weight), _clf_fp(y, yhat, pos_label, weight),
+            _clf_fn(y, yhat, pos_label, weight), _clf_tn(y, yhat, pos_label, weight))
+    END;
+
+COMMENT ON MACRO clf_balanced_accuracy IS
+'Balanced accuracy of pos_label against the rest: the mean of recall and specificity over the classes present in y. Aggregate macro: clf_balanced_accuracy(y, yhat, pos_label := 1, adjusted := false, weight := NULL); adjusted rescales so chance is 0 (NULL with one class). NULL when no row is left. Equals balanced_accuracy_score on two-class data; for multiclass data use clf_metrics. Rows with a NULL in y, yhat or weight are left out. Python twin: clfeval.balanced_accuracy.';
+
+CREATE OR REPLACE MACRO clf_cohen_kappa(y, yhat, pos_label := 1, weight := NULL) AS
+    _clf_kappa(
+        _clf_tp(y, yhat, pos_label, weight), _clf_fp(y, yhat, pos_label, weight),
+        _clf_fn(y, yhat, pos_label, weight), _clf_tn(y, yhat, pos_label, weight));
+
+COMMENT ON MACRO clf_cohen_kappa IS
+'Cohen''s kappa (unweighted) of pos_label against the rest: 1 - observed disagreement / disagreement expected by chance. Aggregate macro: clf_cohen_kappa(y, yhat, pos_label := 1, weight := NULL). NULL when the expected disagreement is 0 (one class only) or no row is left, as scikit-learn''s default replace_undefined_by=nan. Equals cohen_kappa_score on two-class data. Rows with a NULL in y, yhat or weight are left out. Python twin: clfeval.cohen_kappa.';
+
+CREATE OR REPLACE MACRO clf_prevalence(y, pos_label := 1, weight := NULL) AS
+    _clf_div(_clf_sum(y = pos_label, weight), _clf_sum(y IS NOT NULL, weight), NULL);
+
+COMMENT ON MACRO clf_prevalence IS
+'Prevalence: the (weighted) share of rows whose y is pos_label. Aggregate macro: clf_prevalence(y, pos_label := 1, weight := NULL). NULL when no row is left. Rows with a NULL in y or weight are left out. Python twin: clfeval.prevalence.';
+
+-- The ratio v averaged over classes weighted by support (scikit-learn: NULLs left out, and
+-- the plain mean when the support left is 0).
+CREATE OR REPLACE MACRO _clf_weighted_avg(v, support) AS
+    coalesce(_clf_div(sum(v * support), sum(support) FILTER (WHERE v IS NOT NULL), NULL), avg(v));
+
+CREATE OR REPLACE MACRO clf_metrics(
+    tbl, y, yhat, group_cols := [], weight_col := NULL, average := 'binary', pos_label := 1,
+    labels := NULL, zero_division := 0.0
+) AS TABLE
+WITH base AS MATERIALIZED (FROM _clf_label_counts(tbl, y, yhat, group_cols, weight_col, labels)),
+pairs AS (SELECT __clf_key, actual, predicted, n FROM base WHERE __clf_ord IS NULL),
+classes AS (SELECT __clf_key, tp, pred, support FROM base WHERE __clf_ord IS NOT NULL),
+seen AS (
+    SELECT __clf_key, count(*) AS n_seen,
+        bool_or(average = 'binary' AND label = pos_label) AS has_pos
+    FROM (SELECT __clf_key, actual AS label FROM pairs UNION SELECT __clf_key, predicted FROM pairs)
+    GROUP BY ALL
+),
+checked AS (
+    SELECT CASE
+        WHEN average IS NULL OR average NOT IN ('binary', 'micro', 'macro', 'weighted')
+            THEN error(printf(
+                'clfeval: average = %s is not one of ''binary'', ''micro'', ''macro'', ''weighted''',
+                coalesce('''' || average || '''', 'NULL')))
+        WHEN average = 'binary' AND max(n_seen) > 2 THEN error(printf(
+            'clfeval: column %s (role y) has %d classes but average = ''binary''; '
+            || 'use average := ''macro'', ''micro'' or ''weighted''',
+            _clf_quoted(y), max(n_seen)))
+        WHEN average = 'binary' AND bool_or(n_seen = 2 AND NOT has_pos) THEN error(printf(
+            'clfeval: pos_label = %s is not a class of column %s (role pos_label)',
+            CAST(pos_label AS VARCHAR), _clf_quoted(y)))
+        ELSE true
+    END AS ok
+    FROM seen
+),
+overall AS (
+    SELECT __clf_key,
+        _clf_div(coalesce(sum(n) FILTER (WHERE actual = predicted), 0), sum(n), NULL) AS accuracy,
+        coalesce(sum(n) FILTER (WHERE average = 'binary' AND actual = pos_label AND predicted = pos_label), 0) AS b_tp,
+        coalesce(sum(n) FILTER (WHERE average = 'binary' AND predicted = pos_label), 0) AS b_pred,
+        coalesce(sum(n) FILTER (WHERE average = 'binary' AND actual = pos_label), 0) AS b_support
+    FROM pairs GROUP BY ALL
+),
+recalls AS (
+    SELECT __clf_key, avg(r) AS balanced_accuracy
+    FROM (
+        SELECT __clf_key,
+            _clf_div(coalesce(sum(n) FILTER (WHERE actual = predicted), 0), sum(n), NULL) AS r
+        FROM pairs GROUP BY __clf_key, actual
+    )
+    GROUP BY ALL
+),
+-- MCC over the confusion matrix restricted to the listed classes (all classes without labels).
+kept AS (
+    SELECT * FROM pairs
+    WHERE labels IS NULL OR (list_contains(labels, actual) AND list_contains(labels, predicted))
+),
+truth AS (SELECT __clf_key, actual AS label, sum(n) AS t FROM kept GROUP BY ALL),
+said AS (SELECT __clf_key, predicted AS label, sum(n) AS p FROM kept GROUP BY ALL),
+cov AS (
+    SELECT __clf_key,
+        coalesce(sum(coalesce(truth.t, 0) * coalesce(said.p, 0)), 0) AS tp_dot,
+        coalesce(sum(truth.t * truth.t), 0) AS tt,
+        coalesce(sum(said.p * said.p), 0) AS pp
+    FROM truth FULL JOIN said USING (__clf_key, label)
+    GROUP BY ALL
+),
+mcc AS (
+    SELECT k.__clf_key,
+        _clf_div(
+            s.c * s.s - coalesce(cov.tp_dot, 0),
+            sqrt(greatest((s.s * s.s - coalesce(cov.pp, 0)) * (s.s * s.s - coalesce(cov.tt, 0)), 0)),
+            0.0) AS mcc
+    FROM (SELECT DISTINCT __clf_key FROM pairs) AS k
+    LEFT JOIN (
+        SELECT __clf_key, coalesce(sum(n), 0) AS s,
+            coalesce(sum(n) FILTER (WHERE actual = predicted), 0) AS c
+        FROM kept GROUP BY ALL
+    ) AS s USING (__clf_key)
+    LEFT JOIN cov USING (__clf_key)
+),
+averaged AS (
+    SELECT __clf_key,
+        sum(tp) AS m_tp, sum(pred) AS m_pred, sum(support) AS m_support,
+        avg(_clf_div(tp, pred, zero_division)) AS macro_p,
+        avg(_clf_div(tp, support, zero_division)) AS macro_r,
+        avg(_clf_div(2 * tp, support + pred, zero_division)) AS macro_f,
+        _clf_weighted_avg(_clf_div(tp, pred, zero_division), support) AS weighted_p,
+        _clf_weighted_avg(_clf_div(tp, support, zero_division), support) AS weighted_r,
+        _clf_weighted_avg(_clf_div(2 * tp, support + pred, zero_division), support) AS weighted_f
+    FROM classes GROUP BY ALL
+),
+result AS (
+    SELECT o.__clf_key, o.accuracy, r.balanced_accuracy,
+        CASE average
+            WHEN 'binary' THEN _clf_div(o.b_tp, o.b_pred, zero_division)
+            WHEN 'micro' THEN _clf_div(a.m_tp, a.m_pred, zero_division)
+            WHEN 'macro' THEN a.macro_p
+            WHEN 'weighted' THEN a.weighted_p
+        END AS precision,
+        CASE average
+            WHEN 'binary' THEN _clf_div(o.b_tp, o.b_support, zero_division)
+            WHEN 'micro' THEN _clf_div(a.m_tp, a.m_support, zero_division)
+            WHEN 'macro' THEN a.macro_r
+            WHEN 'weighted' THEN a.weighted_r
+        END AS recall,
+        CASE average
+            WHEN 'binary' THEN _clf_div(2 * o.b_tp, o.b_support + o.b_pred, zero_division)
+            WHEN 'micro' THEN _clf_div(2 * a.m_tp, a.m_support + a.m_pred, zero_division)
+            WHEN 'macro' THEN a.macro_f
+            WHEN 'weighted' THEN a.weighted_f
+        END AS f1,
+        CAST(m.mcc AS DOUBLE) AS mcc
+    FROM overall AS o
+    LEFT JOIN recalls AS r USING (__clf_key)
+    LEFT JOIN averaged AS a USING (__clf_key)
+    LEFT JOIN mcc AS m USING (__clf_key)
+    , checked
+    WHERE checked.ok
+)
+SELECT * EXCLUDE (__clf_nogroup, __clf_key)
+FROM (
+    SELECT unnest(__clf_key), __clf_key, accuracy, balanced_accuracy, precision, recall, f1, mcc
+    FROM result
+)
+ORDER BY __clf_key;
+
+COMMENT ON MACRO TABLE clf_metrics IS
+'Label metrics per group: (group columns..., accuracy, balanced_accuracy, precision, recall, f1, mcc), all DOUBLE. Usage: FROM clf_metrics(''preds'', ''y'', ''yhat'', group_cols := [], weight_col := NULL, average := ''binary'', pos_label := 1, labels := NULL, zero_division := 0.0). average is ''binary'' (class pos_label; more than two classes is an error), ''micro'', ''macro'' or ''weighted'' (scikit-learn''s rules; zero_division NULL leaves undefined classes out of the averages); labels := [...] picks the classes averaged (and restricts mcc). accuracy, balanced_accuracy (mean recall over the classes present in y) and mcc (multiclass, Gorodkin) do not depend on average. Rows with a NULL in y, yhat or the weight are left out. Python twin: clfeval.metrics.';

@@ -1,0 +1,231 @@
+-- clfeval SQL layer, file 30: ranking metrics and curves from threshold counts.
+-- Python twin: clfeval._score (roc_curve, pr_curve, det_curve, thresholds, auroc,
+-- average_precision, gain_curve). Conventions: see 00_helpers.sql.
+--
+-- Every macro here reads _clf_score_counts / _clf_score_groups (10_counts.sql): one row per
+-- group and distinct score, with running sums from the highest score down. y is compared with
+-- pos_label (class pos_label against the rest); score is any finite number (NaN and infinite
+-- scores raise); rows with a NULL in y, score or the weight are left out, and rows of zero
+-- weight do not create thresholds (scikit-learn's _binary_clf_curve).
+
+CREATE OR REPLACE MACRO clf_roc_curve(
+    tbl, y, score, group_cols := [], weight_col := NULL, pos_label := 1, drop_intermediate := true
+) AS TABLE
+WITH counts AS (FROM _clf_score_counts(tbl, y, score, group_cols, weight_col, pos_label)),
+marked AS (
+    -- scikit-learn drops a point when both second differences of (fp, tp) are 0: the point
+    -- lies on the straight segment between its neighbours and adds nothing to the curve.
+    SELECT *,
+        (lead(fp) OVER w - fp) - (fp - lag(fp) OVER w) AS d2_fp,
+        (lead(tp) OVER w - tp) - (tp - lag(tp) OVER w) AS d2_tp
+    FROM counts
+    WINDOW w AS (PARTITION BY __clf_key ORDER BY __clf_i)
+),
+points AS (
+    SELECT __clf_key, __clf_i, threshold, tp, fp, n_pos, n_neg
+    FROM marked
+    WHERE NOT drop_intermediate OR __clf_n <= 2 OR __clf_i = 1 OR __clf_i = __clf_n
+        OR d2_fp <> 0 OR d2_tp <> 0
+    UNION ALL
+    SELECT DISTINCT __clf_key, 0, 'inf'::DOUBLE, 0.0::DOUBLE, 0.0::DOUBLE, n_pos, n_neg
+    FROM counts
+)
+SELECT * EXCLUDE (__clf_nogroup, __clf_key, __clf_i)
+FROM (
+    SELECT unnest(__clf_key), __clf_key, __clf_i, threshold,
+        _clf_div(fp, n_neg, NULL) AS fpr,
+        _clf_div(tp, n_pos, NULL) AS tpr
+    FROM points
+)
+ORDER BY __clf_key, __clf_i;
+
+COMMENT ON MACRO TABLE clf_roc_curve IS
+'ROC curve: (group columns..., threshold, fpr, tpr), scikit-learn roc_curve''s points in its order: thresholds decreasing, first row threshold +inf at (0, 0); a point is predicted positive when score >= threshold. Usage: FROM clf_roc_curve(''preds'', ''y'', ''score'', group_cols := [], weight_col := NULL, pos_label := 1, drop_intermediate := true). fpr (tpr) is NULL when the group has no negative (positive), where scikit-learn gives NaN. NaN or infinite scores raise. Rows with a NULL in y, score or the weight are left out. Python twin: clfeval.roc_curve.';
+
+CREATE OR REPLACE MACRO clf_pr_curve(
+    tbl, y, score, group_cols := [], weight_col := NULL, pos_label := 1, drop_intermediate := false
+) AS TABLE
+WITH counts AS (FROM _clf_score_counts(tbl, y, score, group_cols, weight_col, pos_label)),
+marked AS (
+    -- scikit-learn keeps only the first and last threshold of each run of equal tp (a
+    -- vertical segment of the curve).
+    SELECT *,
+        tp <> lag(tp) OVER w AS tp_moved_in,
+        lead(tp) OVER w <> tp AS tp_moves_out
+    FROM counts
+    WINDOW w AS (PARTITION BY __clf_key ORDER BY __clf_i)
+),
+points AS (
+    SELECT __clf_key, -__clf_i AS __clf_o, threshold,
+        _clf_div(tp, tp + fp, 0.0) AS precision,
+        _clf_div(tp, n_pos, 1.0) AS recall
+    FROM marked
+    WHERE NOT drop_intermediate OR __clf_n <= 2 OR __clf_i = 1 OR __clf_i = __clf_n
+        OR tp_moved_in OR tp_moves_out
+    UNION ALL
+    SELECT DISTINCT __clf_key, 1, NULL::DOUBLE, 1.0::DOUBLE, 0.0::DOUBLE FROM counts
+)
+SELECT * EXCLUDE (__clf_nogroup, __clf_key, __clf_o)
+FROM (SELECT unnest(__clf_key), __clf_key, __clf_o, threshold, precision, recall FROM points)
+ORDER BY __clf_key, __clf_o;
+
+COMMENT ON MACRO TABLE clf_pr_curve IS
+'Precision-recall curve: (group columns..., threshold, precision, recall), scikit-learn precision_recall_curve''s points in its order: thresholds increasing, then the end point precision 1, recall 0 with a NULL threshold. Usage: FROM clf_pr_curve(''preds'', ''y'', ''score'', group_cols := [], weight_col := NULL, pos_label := 1, drop_intermediate := false). As scikit-learn, recall is 1 at every threshold when the group has no positive. NaN or infinite scores raise. Rows with a NULL in y, score or the weight are left out. Python twin: clfeval.pr_curve.';
+
+CREATE OR REPLACE MACRO clf_det_curve(
+    tbl, y, score, group_cols := [], weight_col := NULL, pos_label := 1, drop_intermediate := false
+) AS TABLE
+WITH counts AS (FROM _clf_score_counts(tbl, y, score, group_cols, weight_col, pos_label)),
+extended AS (
+    SELECT __clf_key, __clf_i, __clf_n, threshold, tp, fp FROM counts
+    UNION ALL
+    SELECT DISTINCT __clf_key, 0, __clf_n, 'inf'::DOUBLE, 0.0::DOUBLE, 0.0::DOUBLE FROM counts
+),
+marked AS (
+    SELECT *,
+        tp <> lag(tp) OVER w AS tp_moved_in,
+        lead(tp) OVER w <> tp AS tp_moves_out
+    FROM extended
+    WINDOW w AS (PARTITION BY __clf_key ORDER BY __clf_i)
+),
+kept AS (
+    SELECT *,
+        max(tp) OVER (PARTITION BY __clf_key) AS n_pos,
+        max(fp) OVER (PARTITION BY __clf_key) AS n_neg
+    FROM marked
+    WHERE NOT drop_intermediate OR __clf_n + 1 <= 2 OR __clf_i = 0 OR __clf_i = __clf_n
+        OR tp_moved_in OR tp_moves_out
+),
+-- scikit-learn's slice: from the last point with fp = 0 to the first point with fn = 0
+bounds AS (
+    SELECT __clf_key,
+        max(__clf_i) FILTER (WHERE fp = 0) AS first_i,
+        min(__clf_i) FILTER (WHERE tp = n_pos) AS last_i
+    FROM kept GROUP BY ALL
+)
+SELECT * EXCLUDE (__clf_nogroup, __clf_key, __clf_i)
+FROM (
+    SELECT unnest(__clf_key), __clf_key, __clf_i, threshold,
+        _clf_div(fp, n_neg, NULL) AS fpr,
+        _clf_div(n_pos - tp, n_pos, NULL) AS fnr
+    FROM kept JOIN bounds USING (__clf_key)
+    WHERE __clf_i BETWEEN first_i AND last_i
+)
+ORDER BY __clf_key, __clf_i DESC;
+
+COMMENT ON MACRO TABLE clf_det_curve IS
+'Detection error tradeoff curve: (group columns..., threshold, fpr, fnr), scikit-learn det_curve''s points in its order (thresholds increasing; only the part between the last point without false positives and the first point without false negatives). Usage: FROM clf_det_curve(''preds'', ''y'', ''score'', group_cols := [], weight_col := NULL, pos_label := 1, drop_intermediate := false). With one class only the rates are NULL (scikit-learn raises). NaN or infinite scores raise. Rows with a NULL in y, score or the weight are left out. Python twin: clfeval.det_curve.';
+
+CREATE OR REPLACE MACRO clf_thresholds(
+    tbl, y, score, group_cols := [], weight_col := NULL, pos_label := 1, beta := 1.0,
+    zero_division := 0.0
+) AS TABLE
+WITH counts AS (
+    SELECT *, tp AS tp__d, fp AS fp__d, n_pos - tp AS fn__d, n_neg - fp AS tn__d
+    FROM _clf_score_counts(tbl, y, score, group_cols, weight_col, pos_label)
+),
+typed AS (
+    SELECT *,
+        TRY_CAST(tp__d AS BIGINT) AS tp__i,
+        TRY_CAST(fp__d AS BIGINT) AS fp__i,
+        TRY_CAST(fn__d AS BIGINT) AS fn__i,
+        TRY_CAST(tn__d AS BIGINT) AS tn__i,
+        CAST(beta AS DOUBLE) * CAST(beta AS DOUBLE) AS __clf_b2
+    FROM counts
+)
+SELECT * EXCLUDE (__clf_nogroup, __clf_key, __clf_i)
+FROM (
+    SELECT unnest(__clf_key), __clf_key, __clf_i, threshold,
+        COLUMNS(_clf_typed(weight_col, 'tp')) AS tp,
+        COLUMNS(_clf_typed(weight_col, 'fp')) AS fp,
+        COLUMNS(_clf_typed(weight_col, 'fn')) AS fn,
+        COLUMNS(_clf_typed(weight_col, 'tn')) AS tn,
+        _clf_div(tp__d, tp__d + fp__d, zero_division) AS precision,
+        _clf_div(tp__d, tp__d + fn__d, zero_division) AS recall,
+        _clf_div(tn__d, tn__d + fp__d, zero_division) AS specificity,
+        _clf_div(fp__d, fp__d + tn__d, zero_division) AS fpr,
+        _clf_div(tn__d, tn__d + fn__d, zero_division) AS npv,
+        _clf_div(2 * tp__d, (tp__d + fn__d) + (tp__d + fp__d), zero_division) AS f1,
+        _clf_div((1 + __clf_b2) * tp__d, __clf_b2 * (tp__d + fn__d) + (tp__d + fp__d), zero_division)
+            AS fbeta,
+        _clf_div(tp__d + tn__d, tp__d + fp__d + fn__d + tn__d, NULL) AS accuracy,
+        _clf_balanced(tp__d, fp__d, fn__d, tn__d) AS balanced_accuracy,
+        _clf_mcc(tp__d, fp__d, fn__d, tn__d) AS mcc,
+        _clf_div(tp__d, tp__d + fn__d, NULL) - _clf_div(fp__d, fp__d + tn__d, NULL) AS youden_j
+    FROM typed
+)
+ORDER BY __clf_key, __clf_i;
+
+COMMENT ON MACRO TABLE clf_thresholds IS
+'Metrics at every threshold: (group columns..., threshold, tp, fp, fn, tn, precision, recall, specificity, fpr, npv, f1, fbeta, accuracy, balanced_accuracy, mcc, youden_j), one row per distinct score, highest first; a row is predicted positive when score >= threshold. Usage: FROM clf_thresholds(''preds'', ''y'', ''score'', group_cols := [], weight_col := NULL, pos_label := 1, beta := 1.0, zero_division := 0.0). Counts are BIGINT (DOUBLE with weight_col); ratios with a zero denominator are zero_division, except accuracy and youden_j (tpr - fpr), which are NULL. NaN or infinite scores raise. Rows with a NULL in y, score or the weight are left out. Python twin: clfeval.thresholds; scikit-learn: confusion_matrix_at_thresholds.';
+
+CREATE OR REPLACE MACRO clf_auroc(
+    tbl, y, score, group_cols := [], weight_col := NULL, pos_label := 1
+) AS TABLE
+WITH running AS (
+    SELECT __clf_key, pos, neg,
+        coalesce(sum(pos) OVER (
+            PARTITION BY __clf_key ORDER BY threshold DESC
+            ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS pos_above
+    FROM _clf_score_groups(tbl, y, score, group_cols, weight_col, pos_label)
+),
+-- Mann-Whitney: each negative earns the positives scored above it plus half of its ties.
+areas AS (
+    SELECT __clf_key,
+        _clf_div(sum(neg * (pos_above + pos / 2)), sum(pos) * sum(neg), NULL) AS auroc
+    FROM running GROUP BY ALL
+)
+SELECT * EXCLUDE (__clf_nogroup, __clf_key)
+FROM (SELECT unnest(__clf_key), __clf_key, auroc FROM areas)
+ORDER BY __clf_key;
+
+COMMENT ON MACRO TABLE clf_auroc IS
+'Area under the ROC curve per group: (group columns..., auroc), the probability that a positive scores above a negative, ties counting half (equals scikit-learn roc_auc_score, weights included). Usage: FROM clf_auroc(''preds'', ''y'', ''score'', group_cols := [], weight_col := NULL, pos_label := 1). NULL when the group has only one class. NaN or infinite scores raise. Rows with a NULL in y, score or the weight are left out. Python twin: clfeval.auroc.';
+
+CREATE OR REPLACE MACRO clf_average_precision(
+    tbl, y, score, group_cols := [], weight_col := NULL, pos_label := 1
+) AS TABLE
+WITH running AS (
+    SELECT __clf_key, threshold, pos,
+        sum(pos) OVER w AS tp,
+        sum(neg) OVER w AS fp
+    FROM _clf_score_groups(tbl, y, score, group_cols, weight_col, pos_label)
+    WINDOW w AS (
+        PARTITION BY __clf_key ORDER BY threshold DESC
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    )
+),
+totals AS (SELECT *, max(tp) OVER (PARTITION BY __clf_key) AS n_pos FROM running),
+-- scikit-learn's step sum: the sum over thresholds of (recall increase) x precision
+steps AS (
+    SELECT __clf_key,
+        CASE WHEN max(n_pos) = 0 THEN NULL ELSE greatest(0.0, sum(
+            (_clf_div(tp, n_pos, NULL) - _clf_div(tp - pos, n_pos, NULL))
+            * _clf_div(tp, tp + fp, 0.0))) END AS average_precision
+    FROM totals GROUP BY ALL
+)
+SELECT * EXCLUDE (__clf_nogroup, __clf_key)
+FROM (SELECT unnest(__clf_key), __clf_key, CAST(average_precision AS DOUBLE) AS average_precision FROM steps)
+ORDER BY __clf_key;
+
+COMMENT ON MACRO TABLE clf_average_precision IS
+'Average precision per group: (group columns..., average_precision), the sum over thresholds of (recall increase) x precision, scikit-learn average_precision_score''s step sum (no interpolation), weights included. Usage: FROM clf_average_precision(''preds'', ''y'', ''score'', group_cols := [], weight_col := NULL, pos_label := 1). NULL when the group has no positive (scikit-learn returns 0.0 with a warning). NaN or infinite scores raise. Rows with a NULL in y, score or the weight are left out. Python twin: clfeval.average_precision.';
+
+CREATE OR REPLACE MACRO clf_gain(
+    tbl, y, score, group_cols := [], weight_col := NULL, pos_label := 1
+) AS TABLE
+WITH counts AS (FROM _clf_score_counts(tbl, y, score, group_cols, weight_col, pos_label)),
+points AS (
+    SELECT __clf_key, __clf_i,
+        _clf_div(tp + fp, n_pos + n_neg, NULL) AS fraction_targeted,
+        _clf_div(tp, n_pos, NULL) AS gain
+    FROM counts
+    UNION ALL
+    SELECT DISTINCT __clf_key, 0, 0.0::DOUBLE, _clf_div(0, n_pos, NULL) FROM counts
+)
+SELECT * EXCLUDE (__clf_nogroup, __clf_key, __clf_i)
+FROM (SELECT unnest(__clf_key), __clf_key, __clf_i, fraction_targeted, gain FROM points)
+ORDER BY __clf_key, __clf_i;
+
+COMMENT ON MACRO TABLE clf_gain IS
+'Cumulative gain curve: (group columns..., fraction_targeted, gain). Targeting the rows with score >= t, fraction_targeted is their share of all rows (of the total weight) and gain the share of all positives they contain; one point per distinct score, highest first, after the origin (0, 0). Usage: FROM clf_gain(''preds'', ''y'', ''score'', group_cols := [], weight_col := NULL, pos_label := 1). gain is NULL when the group has no positive. NaN or infinite scores raise. Rows with a NULL in y, score or the weight are left out. Python twin: clfeval.gain_curve.';

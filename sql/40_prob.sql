@@ -1,0 +1,129 @@
+-- clfeval SQL layer, file 40: probability metrics.
+-- Python twin: clfeval._prob (log_loss, brier, calibration). Conventions: see 00_helpers.sql.
+--
+-- p is the probability of the class pos_label. Aggregate macros leave out rows with a NULL (or
+-- NaN) y, p or weight, and raise when a probability lies outside [0, 1]; they never clip or
+-- renormalise except as scikit-learn does for log loss.
+
+-- scikit-learn clips to [eps, 1 - eps] with eps the float64 machine epsilon.
+CREATE OR REPLACE MACRO _clf_clip(x) AS
+    least(greatest(CAST(x AS DOUBLE), 2.220446049250313e-16), 1 - 2.220446049250313e-16);
+
+CREATE OR REPLACE MACRO clf_log_loss(y, p, pos_label := 1, weight := NULL) AS
+    _clf_proba_guard(
+        _clf_div(
+            sum(CASE WHEN y IS NOT NULL AND _clf_num(p) IS NOT NULL THEN _clf_weight(weight) * -ln(
+                CASE WHEN y = pos_label THEN _clf_clip(p) ELSE _clf_clip(1 - _clf_num(p)) END) END),
+            _clf_sum(y IS NOT NULL AND _clf_num(p) IS NOT NULL, weight),
+            NULL),
+        p, 'clf_log_loss');
+
+COMMENT ON MACRO clf_log_loss IS
+'Binary log loss (cross-entropy): the weighted mean of -ln(q), q the probability given to the actual class (p for pos_label, 1 - p otherwise), clipped to [eps, 1 - eps] with eps = 2.22e-16 as scikit-learn log_loss on float64 (with labels given, so one class is fine). Aggregate macro: clf_log_loss(y, p, pos_label := 1, weight := NULL). NULL when no row is left; probabilities outside [0, 1] raise. Rows with a NULL in y, p or weight, or a NaN p, are left out. Python twin: clfeval.log_loss.';
+
+CREATE OR REPLACE MACRO clf_brier(y, p, pos_label := 1, weight := NULL) AS
+    _clf_proba_guard(
+        0.5 * _clf_div(
+            sum(CASE WHEN y IS NOT NULL AND _clf_num(p) IS NOT NULL THEN _clf_weight(weight) * (
+                ((CASE WHEN y = pos_label THEN 0.0 ELSE 1.0 END) - (1 - _clf_num(p)))
+                    * ((CASE WHEN y = pos_label THEN 0.0 ELSE 1.0 END) - (1 - _clf_num(p)))
+                + ((CASE WHEN y = pos_label THEN 1.0 ELSE 0.0 END) - _clf_num(p))
+                    * ((CASE WHEN y = pos_label THEN 1.0 ELSE 0.0 END) - _clf_num(p))) END),
+            _clf_sum(y IS NOT NULL AND _clf_num(p) IS NOT NULL, weight),
+            NULL),
+        p, 'clf_brier');
+
+COMMENT ON MACRO clf_brier IS
+'Brier score: the weighted mean of (outcome - p)^2, outcome 1 for pos_label and 0 otherwise (scikit-learn brier_score_loss for binary data). Aggregate macro: clf_brier(y, p, pos_label := 1, weight := NULL). NULL when no row is left; probabilities outside [0, 1] raise. Rows with a NULL in y, p or weight, or a NaN p, are left out. Python twin: clfeval.brier.';
+
+CREATE OR REPLACE MACRO clf_calibration(
+    tbl, y, proba, group_cols := [], weight_col := NULL, pos_label := 1, n_bins := 10,
+    strategy := 'uniform'
+) AS TABLE
+WITH rows_in AS MATERIALIZED (FROM _clf_score_rows(tbl, y, proba, group_cols, weight_col, pos_label)),
+checked AS (
+    SELECT CASE
+        WHEN strategy IS NULL OR strategy NOT IN ('uniform', 'quantile') THEN error(printf(
+            'clfeval: strategy = %s is not ''uniform'' or ''quantile''',
+            coalesce('''' || strategy || '''', 'NULL')))
+        WHEN n_bins IS NULL OR n_bins < 1 THEN error(printf(
+            'clfeval: n_bins = %s must be a whole number >= 1', coalesce(CAST(n_bins AS VARCHAR), 'NULL')))
+        ELSE _clf_check_proba(
+            count(*) FILTER (WHERE isnan(__clf_s)),
+            count(*) FILTER (WHERE NOT isnan(__clf_s) AND (__clf_s < 0 OR __clf_s > 1)),
+            min(__clf_s) FILTER (WHERE NOT isnan(__clf_s)),
+            max(__clf_s) FILTER (WHERE NOT isnan(__clf_s)),
+            proba)
+    END AS ok
+    FROM rows_in
+),
+-- Bin edges k / n_bins (k = 1 .. n_bins - 1) computed as numpy.linspace does: k * (1 / n_bins).
+uniform_edges AS (
+    SELECT list_transform(
+        range(1, n_bins),
+        lambda k: CAST(k AS DOUBLE) * (1.0::DOUBLE / CAST(n_bins AS DOUBLE))) AS edges
+),
+-- Quantile edges: numpy.percentile's linear interpolation between order statistics.
+ranked AS (
+    SELECT __clf_key, __clf_s,
+        row_number() OVER (PARTITION BY __clf_key ORDER BY __clf_s) - 1 AS __clf_idx,
+        count(*) OVER (PARTITION BY __clf_key) AS __clf_n
+    FROM rows_in
+    WHERE strategy = 'quantile'
+),
+wanted AS (
+    SELECT __clf_key, k, __clf_v,
+        CASE WHEN __clf_v >= __clf_n - 1 THEN __clf_n - 1 ELSE CAST(floor(__clf_v) AS BIGINT) END AS lo_idx,
+        CASE WHEN __clf_v >= __clf_n - 1 THEN __clf_n - 1 ELSE CAST(floor(__clf_v) AS BIGINT) + 1 END AS hi_idx,
+        __clf_v - floor(__clf_v) AS gamma
+    FROM (
+        SELECT __clf_key, __clf_n, k,
+            CAST(__clf_n - 1 AS DOUBLE)
+                * ((CAST(k AS DOUBLE) * (1.0::DOUBLE / CAST(n_bins AS DOUBLE))) * 100 / 100) AS __clf_v
+        FROM (SELECT DISTINCT __clf_key, __clf_n FROM ranked),
+            (SELECT unnest(range(1, n_bins)) AS k)
+    )
+),
+quantile_edges AS (
+    SELECT w.__clf_key,
+        list(CASE
+                WHEN w.gamma >= 0.5 THEN hi.__clf_s - (hi.__clf_s - lo.__clf_s) * (1 - w.gamma)
+                ELSE lo.__clf_s + (hi.__clf_s - lo.__clf_s) * w.gamma
+            END ORDER BY w.k) AS edges
+    FROM wanted AS w
+    JOIN ranked AS lo ON lo.__clf_key = w.__clf_key AND lo.__clf_idx = w.lo_idx
+    JOIN ranked AS hi ON hi.__clf_key = w.__clf_key AND hi.__clf_idx = w.hi_idx
+    GROUP BY ALL
+),
+-- numpy.searchsorted(inner edges, p): the number of inner edges strictly below p.
+binned AS (
+    SELECT i.__clf_key, i.__clf_pos, i.__clf_s, i.__clf_w,
+        len(list_filter(
+            CASE WHEN strategy = 'quantile' THEN coalesce(q.edges, []) ELSE u.edges END,
+            lambda edge: edge < i.__clf_s)) AS bin
+    FROM rows_in AS i
+    CROSS JOIN uniform_edges AS u
+    LEFT JOIN quantile_edges AS q USING (__clf_key)
+),
+bins AS (
+    SELECT __clf_key, bin,
+        _clf_div(sum(__clf_w * __clf_s), sum(__clf_w), NULL) AS mean_predicted,
+        _clf_div(sum(CASE WHEN __clf_pos THEN __clf_w ELSE 0.0 END), sum(__clf_w), NULL)
+            AS fraction_positive,
+        sum(__clf_w) AS count__d,
+        TRY_CAST(sum(__clf_w) AS BIGINT) AS count__i
+    FROM binned, checked
+    WHERE checked.ok
+    GROUP BY ALL
+    HAVING sum(__clf_w) > 0
+)
+SELECT * EXCLUDE (__clf_nogroup, __clf_key)
+FROM (
+    SELECT unnest(__clf_key), __clf_key, bin, mean_predicted, fraction_positive,
+        COLUMNS(_clf_typed(weight_col, 'count')) AS count
+    FROM bins
+)
+ORDER BY __clf_key, bin;
+
+COMMENT ON MACRO TABLE clf_calibration IS
+'Calibration (reliability) curve: (group columns..., bin, mean_predicted, fraction_positive, count), one row per non-empty bin (bin numbered from 0), the points of scikit-learn calibration_curve(y, proba, n_bins=, strategy=) with prob_pred = mean_predicted and prob_true = fraction_positive. Usage: FROM clf_calibration(''preds'', ''y'', ''p'', group_cols := [], weight_col := NULL, pos_label := 1, n_bins := 10, strategy := ''uniform''). ''uniform'' bins split [0, 1] evenly; ''quantile'' bins put the same number of rows in each bin (edges from the unweighted rows, as numpy.percentile). A probability on an inner edge falls in the lower bin. count is BIGINT (DOUBLE, and the means weighted, with weight_col). Probabilities outside [0, 1] or NaN raise. Rows with a NULL in y, p or the weight are left out. Python twin: clfeval.calibration.';

@@ -1,0 +1,335 @@
+"""The count layer: the only code that reads rows for label metrics.
+
+Two forms of the same counts:
+
+* expressions (:class:`OvR`) that aggregate, inside any ``select``/``agg``/``over`` context, to
+  one value per class: true positives, predictions and support, aligned with the class order;
+* frame functions (:func:`confusion_matrix`, :func:`counts`) that group by ``(by, y, yhat)`` once
+  and derive everything else from that small frame.
+
+Class order is the sorted union of the values of ``y`` and ``yhat`` (an Enum sorts in its
+category order), or ``labels`` as given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import polars as pl
+
+from clfeval._validate import Frame, Prepared, check_labels_present, prepare
+from clfeval.exceptions import InputError
+
+IntoExpr = str | pl.Expr
+N = "__clf_n"  # the weight column of the aggregated (by, y, yhat) frame
+
+
+def col(c: IntoExpr) -> pl.Expr:
+    return pl.col(c) if isinstance(c, str) else c
+
+
+def weight_expr(weight: IntoExpr | None) -> pl.Expr | None:
+    return None if weight is None else col(weight).cast(pl.Float64)
+
+
+def sums_by_key(key: pl.Expr, value: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
+    """Distinct values of ``key`` (sorted) and the sum of ``value`` for each, as expressions.
+
+    A sort, a cumulative sum and the last row of each run of equal keys: no Python loop and it
+    works in any aggregation context. ``key`` must have no nulls.
+    """
+    order = key.arg_sort()
+    sorted_key = key.gather(order)
+    last = (sorted_key != sorted_key.shift(-1)).fill_null(True)
+    running = value.gather(order).cum_sum().filter(last)
+    return sorted_key.filter(last), running.diff().fill_null(running.first())
+
+
+@dataclass(frozen=True)
+class OvR:
+    """One-vs-rest sums per class as aggregating expressions (vectors aligned with classes).
+
+    ``tp``, ``pred`` (predicted as the class) and ``support`` (actually the class) have one
+    value per class; ``total`` is the (weighted) number of rows evaluated.
+    """
+
+    tp: pl.Expr
+    pred: pl.Expr
+    support: pl.Expr
+    total: pl.Expr
+    classes: pl.Expr | None  # the class values when they are computed from the data
+
+    @property
+    def fp(self) -> pl.Expr:
+        return self.pred - self.tp
+
+    @property
+    def fn(self) -> pl.Expr:
+        return self.support - self.tp
+
+    @property
+    def tn(self) -> pl.Expr:
+        return self.total - self.pred - self.support + self.tp
+
+
+def valid_rows(*exprs: pl.Expr | None) -> pl.Expr:
+    """Rows the aggregate semantics evaluate: no null in any column read."""
+    return pl.all_horizontal([e.is_not_null() for e in exprs if e is not None])
+
+
+def _w(valid: pl.Expr, w: pl.Expr | None) -> pl.Expr:
+    return valid.cast(pl.Float64) if w is None else pl.when(valid).then(w).otherwise(0.0)
+
+
+def binary_counts(
+    y: IntoExpr, yhat: IntoExpr, pos_label: Any, weight: IntoExpr | None = None
+) -> OvR:
+    """tp, predicted positives, actual positives and total for one positive class (scalars)."""
+    y, yhat, w = col(y), col(yhat), weight_expr(weight)
+    w = _w(valid_rows(y, yhat, w), w)
+    is_pos, says_pos = (y == pos_label).fill_null(False), (yhat == pos_label).fill_null(False)
+    return OvR(
+        tp=(w * (is_pos & says_pos)).sum(),
+        pred=(w * says_pos).sum(),
+        support=(w * is_pos).sum(),
+        total=w.sum(),
+        classes=None,
+    )
+
+
+def class_order(y: pl.Expr, yhat: pl.Expr | None = None) -> pl.Expr:
+    """The sorted union of the values of ``y`` and ``yhat`` (nulls left out)."""
+    both = y if yhat is None else y.append(yhat)
+    return both.drop_nulls().unique().sort()
+
+
+def ovr_counts(
+    y: IntoExpr,
+    yhat: IntoExpr,
+    *,
+    labels: Sequence[Any] | None = None,
+    weight: IntoExpr | None = None,
+    restrict: bool = False,
+) -> OvR:
+    """Per-class one-vs-rest sums, in class order, as aggregating expressions.
+
+    With ``labels`` the vectors follow that order; rows whose classes are not listed still count
+    in ``total`` (scikit-learn's ``multilabel_confusion_matrix``), unless ``restrict`` keeps only
+    rows whose ``y`` and ``yhat`` are both listed (a confusion matrix restricted to ``labels``).
+    """
+    y, yhat, w = col(y), col(yhat), weight_expr(weight)
+    valid = valid_rows(y, yhat, w)
+    if labels is not None and restrict:
+        valid = valid & y.is_in(pl.lit(list(labels))) & yhat.is_in(pl.lit(list(labels)))
+    w = _w(valid, w)
+    if labels is not None:
+        hit = [(y == c).fill_null(False) for c in labels]
+        said = [(yhat == c).fill_null(False) for c in labels]
+
+        def vector(parts: list[pl.Expr]) -> pl.Expr:
+            return pl.concat_list([(w * p).sum() for p in parts]).explode()
+
+        return OvR(
+            tp=vector([h & s for h, s in zip(hit, said)]),
+            pred=vector(said),
+            support=vector(hit),
+            total=w.sum(),
+            classes=None,
+        )
+    yv, pv, wv = y.filter(valid), yhat.filter(valid), w.filter(valid)
+    classes = class_order(yv, pv)
+    pad = classes.is_null().cast(pl.Float64)  # zeros, one per class: every class gets a sum
+
+    def per_class(key: pl.Expr, value: pl.Expr) -> pl.Expr:
+        return sums_by_key(key.append(classes), value.append(pad))[1]
+
+    correct = yv == pv
+    return OvR(
+        tp=per_class(yv.filter(correct), wv.filter(correct)),
+        pred=per_class(pv, wv),
+        support=per_class(yv, wv),
+        total=wv.sum(),
+        classes=classes,
+    )
+
+
+def class_index(
+    value: pl.Expr, classes: pl.Expr | None, labels: Sequence[Any] | None
+) -> pl.Expr:
+    """The position of each row's class in the class order (for weighted kappa)."""
+    if labels is not None:
+        return value.replace_strict(list(labels), list(range(len(labels))), default=None)
+    assert classes is not None
+    return classes.search_sorted(value).cast(pl.Int64)
+
+
+# --- frame functions --------------------------------------------------------------------
+
+
+def pair_counts(prep: Prepared, y: str, yhat: str, weight: str | None) -> pl.LazyFrame:
+    """``(by..., y, yhat, __clf_n)``: the one group-by every label frame function starts from."""
+    n = pl.len().cast(pl.Int64) if weight is None else pl.col(weight).cast(pl.Float64).sum()
+    return prep.frame.group_by([*prep.by, y, yhat]).agg(n.alias(N))
+
+
+def _labels_frame(prep: Prepared, pairs: pl.LazyFrame, y: str, yhat: str,
+                  labels: Sequence[Any] | None) -> pl.LazyFrame:
+    """``(by..., __clf_class, __clf_pos)``: each group's classes and their order."""
+    dtype = pairs.collect_schema()[y]
+    if labels is not None:
+        listed = pl.LazyFrame(
+            {"__clf_class": pl.Series(list(labels)).cast(dtype), "__clf_pos": range(len(labels))}
+        )
+        if not prep.by:
+            return listed
+        return pairs.select(prep.by).unique().join(listed, how="cross")
+    seen = pl.concat(
+        [pairs.select(*prep.by, pl.col(c).alias("__clf_class")) for c in (y, yhat)]
+    ).unique()
+    return seen.with_columns(
+        pl.col("__clf_class").rank("dense").over(prep.by or pl.lit(0)).cast(pl.Int64)
+        .sub(1).alias("__clf_pos")
+    )
+
+
+def _sorted(lf: pl.LazyFrame, by: list[str], *cols: str) -> pl.LazyFrame:
+    return lf.sort([*by, *cols], nulls_last=True, maintain_order=True)
+
+
+def _prepare_labels(
+    data: Frame, y: str, yhat: str, labels: Sequence[Any] | None, by: Any, weight: str | None,
+    missing: Any,
+) -> Prepared:
+    prep = prepare(data, y=y, yhat=yhat, weight=weight, by=by, labels=labels, missing=missing)
+    if prep.classes is not None:
+        check_labels_present(prep.classes, labels, y)
+    return prep
+
+
+def confusion_matrix(
+    data: Frame,
+    y: str,
+    yhat: str,
+    *,
+    labels: Sequence[Any] | None = None,
+    normalize: Literal["true", "pred", "all"] | None = None,
+    wide: bool = False,
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    missing: Literal["raise", "drop"] = "raise",
+) -> Frame:
+    """Confusion matrix in long form: ``actual, predicted, count`` for every pair of classes.
+
+    ``count`` is the number (or total weight) of rows with that actual and predicted class,
+    zeros included. ``normalize`` divides by the row total (``"true"``), the column total
+    (``"pred"``) or the grand total (``"all"``) into a ``value`` column; a zero total gives 0, as
+    scikit-learn. ``wide=True`` pivots to ``actual`` then one column per predicted class.
+
+    See Also
+    --------
+    clf_confusion : the SQL twin.
+    sklearn.metrics.confusion_matrix : the same numbers as a dense array.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"y": [1, 0, 1, 1], "yhat": [1, 0, 0, 1]})
+    >>> confusion_matrix(df, "y", "yhat", labels=[1, 0])["count"].to_list()
+    [2, 1, 0, 1]
+    """
+    if normalize not in (None, "true", "pred", "all"):
+        raise InputError(
+            f"normalize={normalize!r} is not None, 'true', 'pred' or 'all'", role="normalize",
+            rule="option", hint="'true' divides by the actual class's total, 'pred' by the "
+            "predicted class's total, 'all' by the grand total",
+        )
+    prep = _prepare_labels(data, y, yhat, labels, by, weight, missing)
+    pairs = pair_counts(prep, y, yhat, weight)
+    classes = _labels_frame(prep, pairs, y, yhat, labels)
+    b = prep.by
+    grid = classes.rename({"__clf_class": "actual", "__clf_pos": "__clf_a"}).join(
+        classes.rename({"__clf_class": "predicted", "__clf_pos": "__clf_p"}),
+        on=b or None, how="inner" if b else "cross", nulls_equal=True,
+    )
+    joined = grid.join(
+        pairs.rename({y: "actual", yhat: "predicted"}),
+        on=[*b, "actual", "predicted"], how="left", nulls_equal=True,
+    )
+    zero = pl.lit(0, pl.Int64) if weight is None else pl.lit(0.0)
+    out = joined.with_columns(pl.col(N).fill_null(zero).alias("count"))
+    if normalize is not None:
+        over = {"true": [*b, "actual"], "pred": [*b, "predicted"], "all": b}[normalize]
+        total = pl.col("count").sum().over(over) if over else pl.col("count").sum()
+        value = pl.when(total == 0).then(0.0).otherwise(pl.col("count") / total)
+        out = out.with_columns(value.alias("value"))
+    out = _sorted(out, b, "__clf_a", "__clf_p")
+    measure = "count" if normalize is None else "value"
+    out = out.select(*b, "actual", "predicted", measure)
+    if not wide:
+        return prep.finish(out)
+    return prep.finish(_wide(out, b, measure))
+
+
+def _wide(long: pl.LazyFrame, by: list[str], measure: str) -> pl.LazyFrame:
+    """Pivot a long confusion matrix: ``actual`` then one column per predicted class."""
+    frame = long.collect()
+    names = frame["predicted"].unique(maintain_order=True)
+    wide = frame.with_columns(pl.col("predicted").cast(pl.String)).pivot(
+        on="predicted", index=[*by, "actual"], values=measure, maintain_order=True
+    )
+    order = [str(v) for v in names.to_list()]
+    return wide.select(*by, "actual", *order).lazy()
+
+
+def counts(
+    data: Frame,
+    y: str,
+    yhat: str,
+    *,
+    labels: Sequence[Any] | None = None,
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    missing: Literal["raise", "drop"] = "raise",
+) -> Frame:
+    """One-vs-rest counts per class: ``label, tp, fp, fn, tn, support``.
+
+    For class c: tp = actual c and predicted c, fp = predicted c but not actual c, fn = actual c
+    but predicted otherwise, tn = the rest, support = tp + fn. Counts are Int64 (Float64 with
+    ``weight``); a listed class absent from the data has support 0.
+
+    See Also
+    --------
+    clf_counts : the SQL twin.
+    sklearn.metrics.multilabel_confusion_matrix : the same counts as 2x2 arrays.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"y": ["a", "b", "b"], "yhat": ["a", "a", "b"]})
+    >>> counts(df, "y", "yhat").row(0)
+    ('a', 1, 1, 0, 1, 1)
+    """
+    prep = _prepare_labels(data, y, yhat, labels, by, weight, missing)
+    pairs = pair_counts(prep, y, yhat, weight)
+    return prep.finish(counts_from_pairs(pairs, prep.by, y, yhat, labels))
+
+
+def counts_from_pairs(
+    pairs: pl.LazyFrame, by: list[str], y: str, yhat: str, labels: Sequence[Any] | None
+) -> pl.LazyFrame:
+    """One-vs-rest counts per group and class from the ``(by, y, yhat, n)`` frame."""
+    ovr = ovr_counts(y, yhat, labels=labels, weight=N)
+    dtype = pairs.collect_schema()[N]
+    classes = pl.lit(pl.Series(list(labels))) if labels is not None else ovr.classes
+    parts = {
+        "label": classes.cast(pairs.collect_schema()[y]) if labels is not None else classes,
+        "tp": ovr.tp, "fp": ovr.fp, "fn": ovr.fn, "tn": ovr.tn, "support": ovr.support,
+    }
+    exprs = [e.implode().alias(k) if k != "label" else e.implode().alias(k)
+             for k, e in parts.items()]
+    agg = pairs.group_by(by).agg(exprs) if by else pairs.select(exprs)
+    out = agg.explode(list(parts)).with_columns(
+        pl.col("tp", "fp", "fn", "tn", "support").cast(dtype)
+    )
+    out = out.with_columns(pl.int_range(pl.len()).over(by or pl.lit(0)).alias("__clf_pos"))
+    return _sorted(out, by, "__clf_pos").drop("__clf_pos")

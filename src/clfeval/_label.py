@@ -1,0 +1,404 @@
+"""Label metrics as aggregating Polars expressions, each a formula over the count layer.
+
+Every function returns a ``pl.Expr`` that aggregates to one value, so it works in ``select``,
+``group_by().agg()`` and ``over()``, on DataFrames and LazyFrames, in the streaming engine.
+Expressions follow aggregate semantics: a row with a null in a column the metric reads is left
+out. They do not validate data: the frame functions (``ce.metrics``, ``.clf``) do.
+
+``average`` is ``"binary"`` (the class ``pos_label``), ``"micro"`` (pool the counts of all
+classes), ``"macro"`` (mean over classes), ``"weighted"`` (mean weighted by support) or ``None``
+(a list, one value per class in class order). ``zero_division`` (0.0, 1.0 or None for null) is
+what a ratio with a zero denominator becomes; nulls are left out of macro averages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
+
+import polars as pl
+
+from clfeval._counts import (
+    IntoExpr,
+    OvR,
+    binary_counts,
+    class_index,
+    col,
+    ovr_counts,
+    valid_rows,
+    weight_expr,
+)
+from clfeval._validate import check_options
+
+Average = Literal["binary", "micro", "macro", "weighted"] | None
+ZeroDivision = float | None
+
+__all__ = [
+    "accuracy",
+    "balanced_accuracy",
+    "cohen_kappa",
+    "f1",
+    "fbeta",
+    "fnr",
+    "fpr",
+    "jaccard",
+    "mcc",
+    "npv",
+    "precision",
+    "prevalence",
+    "recall",
+    "specificity",
+]
+
+
+def divide(num: pl.Expr, den: pl.Expr, zero_division: ZeroDivision) -> pl.Expr:
+    """``num / den``, or ``zero_division`` (null when None) where ``den`` is 0: the one guard."""
+    fallback = pl.lit(None, pl.Float64) if zero_division is None else pl.lit(float(zero_division))
+    return pl.when(den == 0).then(fallback).otherwise(num / den)
+
+
+# A ratio is a formula over (tp, fp, fn, tn, support, pred) for one class or pooled counts.
+Ratio = Callable[[OvR, ZeroDivision], pl.Expr]
+RATIOS: dict[str, Ratio] = {
+    "precision": lambda c, z: divide(c.tp, c.pred, z),
+    "recall": lambda c, z: divide(c.tp, c.support, z),
+    "specificity": lambda c, z: divide(c.tn, c.tn + c.fp, z),
+    "npv": lambda c, z: divide(c.tn, c.tn + c.fn, z),
+    "fpr": lambda c, z: divide(c.fp, c.fp + c.tn, z),
+    "fnr": lambda c, z: divide(c.fn, c.fn + c.tp, z),
+    "jaccard": lambda c, z: divide(c.tp, c.support + c.pred - c.tp, z),
+}
+
+
+def fbeta_ratio(beta: float) -> Ratio:
+    """F-beta = (1 + b²)·tp / ((1 + b²)·tp + b²·fn + fp) = (1 + b²)·tp / (b²·support + pred)."""
+    b2 = beta * beta
+    return lambda c, z: divide((1 + b2) * c.tp, b2 * c.support + c.pred, z)
+
+
+def averaged(
+    ratio: Ratio,
+    y: IntoExpr,
+    yhat: IntoExpr,
+    *,
+    average: Average,
+    pos_label: Any,
+    labels: Sequence[Any] | None,
+    zero_division: ZeroDivision,
+    weight: IntoExpr | None,
+) -> pl.Expr:
+    """Apply a per-class ratio under an averaging rule (scikit-learn's semantics)."""
+    check_options(average=average, labels=labels, zero_division=zero_division)
+    if average == "binary":
+        return ratio(binary_counts(y, yhat, pos_label, weight), zero_division)
+    c = ovr_counts(y, yhat, labels=labels, weight=weight)
+    if average == "micro":
+        return ratio(_pooled(c), zero_division)
+    per_class = ratio(c, zero_division)
+    if average is None:
+        return per_class.implode()
+    if average == "macro":
+        return per_class.mean()
+    # weighted by support, nulls left out; all-zero support falls back to the plain mean
+    kept = c.support.filter(per_class.is_not_null())
+    total = kept.sum()
+    return pl.when(total == 0).then(per_class.mean()).otherwise(
+        (per_class * c.support).sum() / total
+    )
+
+
+def _pooled(c: OvR) -> OvR:
+    """Micro-averaged counts: tp, fp, fn and tn each summed over the classes."""
+    tp, pred, support = c.tp.sum(), c.pred.sum(), c.support.sum()
+    tn = c.tn.sum()
+    # total chosen so that OvR.tn (= total - pred - support + tp) equals the pooled tn
+    return OvR(tp, pred, support, tn + pred + support - tp, None)
+
+
+def _doc_ratio(name: str, formula: str, undefined: str) -> str:
+    return f"""{name.capitalize()}: {formula}.
+
+    {undefined} the ratio is ``zero_division`` (default 0.0, as scikit-learn; None gives null).
+    Rows with a null in ``y``, ``yhat`` or ``weight`` are left out.
+
+    Parameters
+    ----------
+    y, yhat
+        Actual and predicted class: column names or expressions.
+    average
+        ``"binary"`` (class ``pos_label``), ``"micro"``, ``"macro"``, ``"weighted"`` or None
+        (a list with one value per class).
+    pos_label
+        The positive class when ``average="binary"``.
+    labels
+        Classes to include and their order (default: the sorted classes present).
+    zero_division
+        The value of a ratio whose denominator is zero: 0.0, 1.0 or None (null).
+    weight
+        Optional column of non-negative row weights.
+
+    See Also
+    --------
+    clf_{name} : the SQL twin.
+    """
+
+
+def _ratio_metric(name: str, formula: str, undefined: str) -> Callable[..., pl.Expr]:
+    def metric(
+        y: IntoExpr,
+        yhat: IntoExpr,
+        *,
+        average: Average = "binary",
+        pos_label: Any = 1,
+        labels: Sequence[Any] | None = None,
+        zero_division: ZeroDivision = 0.0,
+        weight: IntoExpr | None = None,
+    ) -> pl.Expr:
+        return averaged(
+            RATIOS[name], y, yhat, average=average, pos_label=pos_label, labels=labels,
+            zero_division=zero_division, weight=weight,
+        ).alias(name)
+
+    metric.__name__ = metric.__qualname__ = name
+    metric.__doc__ = _doc_ratio(name, formula, undefined)
+    return metric
+
+
+precision = _ratio_metric("precision", "tp / (tp + fp)", "With no predicted positive")
+recall = _ratio_metric("recall", "tp / (tp + fn)", "With no actual positive")
+specificity = _ratio_metric("specificity", "tn / (tn + fp)", "With no actual negative")
+npv = _ratio_metric("npv", "negative predictive value, tn / (tn + fn)",
+                    "With no predicted negative")
+fpr = _ratio_metric("fpr", "false positive rate, fp / (fp + tn)", "With no actual negative")
+fnr = _ratio_metric("fnr", "false negative rate, fn / (fn + tp)", "With no actual positive")
+jaccard = _ratio_metric("jaccard", "tp / (tp + fp + fn)", "With no actual and no predicted positive")
+
+
+def fbeta(
+    y: IntoExpr,
+    yhat: IntoExpr,
+    *,
+    beta: float,
+    average: Average = "binary",
+    pos_label: Any = 1,
+    labels: Sequence[Any] | None = None,
+    zero_division: ZeroDivision = 0.0,
+    weight: IntoExpr | None = None,
+) -> pl.Expr:
+    """F-beta: (1 + β²)·tp / ((1 + β²)·tp + β²·fn + fp); β > 1 favours recall.
+
+    With no actual and no predicted positive the score is ``zero_division``. Arguments as
+    :func:`precision`.
+
+    See Also
+    --------
+    clf_fbeta : the SQL twin.
+    sklearn.metrics.fbeta_score : the same number.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"y": [1, 1, 0, 0], "yhat": [1, 0, 1, 0]})
+    >>> df.select(fbeta("y", "yhat", beta=2.0)).item()
+    0.5
+    """
+    return averaged(
+        fbeta_ratio(beta), y, yhat, average=average, pos_label=pos_label, labels=labels,
+        zero_division=zero_division, weight=weight,
+    ).alias("fbeta")
+
+
+def f1(
+    y: IntoExpr,
+    yhat: IntoExpr,
+    *,
+    average: Average = "binary",
+    pos_label: Any = 1,
+    labels: Sequence[Any] | None = None,
+    zero_division: ZeroDivision = 0.0,
+    weight: IntoExpr | None = None,
+) -> pl.Expr:
+    """F1: 2·tp / (2·tp + fp + fn), the harmonic mean of precision and recall.
+
+    With no actual and no predicted positive the score is ``zero_division``. Arguments as
+    :func:`precision`.
+
+    See Also
+    --------
+    clf_f1 : the SQL twin.
+    sklearn.metrics.f1_score : the same number.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"y": ["a", "b", "b", "c"], "yhat": ["a", "b", "c", "c"]})
+    >>> round(df.select(f1("y", "yhat", average="macro")).item(), 4)
+    0.7778
+    """
+    return averaged(
+        fbeta_ratio(1.0), y, yhat, average=average, pos_label=pos_label, labels=labels,
+        zero_division=zero_division, weight=weight,
+    ).alias("f1")
+
+
+def accuracy(y: IntoExpr, yhat: IntoExpr, *, weight: IntoExpr | None = None) -> pl.Expr:
+    """Accuracy: the (weighted) share of rows where ``yhat == y``.
+
+    Null when no row is left (every row has a null in ``y``, ``yhat`` or ``weight``).
+
+    See Also
+    --------
+    clf_accuracy : the SQL twin.
+    sklearn.metrics.accuracy_score : the same number.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"y": [1, 0, 1, 1], "yhat": [1, 0, 0, 1]})
+    >>> df.select(accuracy("y", "yhat")).item()
+    0.75
+    """
+    y, yhat, w = col(y), col(yhat), weight_expr(weight)
+    valid = valid_rows(y, yhat, w)
+    w = valid.cast(pl.Float64) if w is None else pl.when(valid).then(w).otherwise(0.0)
+    hit = (y == yhat).fill_null(False)
+    return divide((w * hit).sum(), w.sum(), None).alias("accuracy")
+
+
+def balanced_accuracy(
+    y: IntoExpr, yhat: IntoExpr, *, adjusted: bool = False, weight: IntoExpr | None = None
+) -> pl.Expr:
+    """Balanced accuracy: the mean recall over the classes present in ``y``.
+
+    With ``adjusted=True``, rescaled so chance is 0: (score − 1/k) / (1 − 1/k) for k classes.
+    Classes that appear only in ``yhat`` are left out (scikit-learn). Null with no rows.
+
+    See Also
+    --------
+    clf_balanced_accuracy : the SQL twin.
+    sklearn.metrics.balanced_accuracy_score : the same number.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"y": [0, 0, 0, 1], "yhat": [0, 0, 1, 1]})
+    >>> round(df.select(balanced_accuracy("y", "yhat")).item(), 4)
+    0.8333
+    """
+    c = ovr_counts(y, yhat, weight=weight)
+    recall_per_class = divide(c.tp, c.support, None)
+    score = recall_per_class.mean()
+    if adjusted:
+        chance = 1.0 / recall_per_class.count().cast(pl.Float64)
+        score = divide(score - chance, 1.0 - chance, None)
+    return score.alias("balanced_accuracy")
+
+
+def mcc(
+    y: IntoExpr,
+    yhat: IntoExpr,
+    *,
+    labels: Sequence[Any] | None = None,
+    weight: IntoExpr | None = None,
+) -> pl.Expr:
+    """Matthews correlation coefficient, binary and multiclass (Gorodkin's R_K).
+
+    (c·s − Σ t_k·p_k) / √((s² − Σ p_k²)(s² − Σ t_k²)), with c correct rows, s rows, t_k and p_k
+    the actual and predicted counts of class k. 0.0 when a factor of the denominator is 0
+    (one class only), as scikit-learn. ``labels`` restricts to rows whose classes are listed.
+
+    See Also
+    --------
+    clf_mcc : the SQL twin.
+    sklearn.metrics.matthews_corrcoef : the same number.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"y": [1, 1, 0, 0], "yhat": [1, 0, 0, 0]})
+    >>> round(df.select(mcc("y", "yhat")).item(), 4)
+    0.5774
+    """
+    c = ovr_counts(y, yhat, labels=labels, weight=weight, restrict=True)
+    s, correct = c.support.sum(), c.tp.sum()
+    cov_tp = correct * s - (c.support * c.pred).sum()
+    cov_pp = s * s - (c.pred * c.pred).sum()
+    cov_tt = s * s - (c.support * c.support).sum()
+    den = cov_pp * cov_tt
+    return pl.when(den == 0).then(0.0).otherwise(cov_tp / den.sqrt()).alias("mcc")
+
+
+def cohen_kappa(
+    y: IntoExpr,
+    yhat: IntoExpr,
+    *,
+    weights: Literal["linear", "quadratic"] | None = None,
+    labels: Sequence[Any] | None = None,
+    weight: IntoExpr | None = None,
+) -> pl.Expr:
+    """Cohen's kappa: 1 − Σ w_ij·O_ij / Σ w_ij·E_ij (agreement beyond chance).
+
+    O is the confusion matrix, E = outer(actual totals, predicted totals) / s, and w_ij is
+    1 − δ_ij (default), |i − j| (``"linear"``) or (i − j)² (``"quadratic"``) for classes at
+    positions i, j of the class order. Null when Σ w·E is 0 (e.g. one class only).
+
+    See Also
+    --------
+    clf_cohen_kappa : the SQL twin.
+    sklearn.metrics.cohen_kappa_score : the same number.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"y": [1, 1, 0, 0], "yhat": [1, 0, 0, 0]})
+    >>> df.select(cohen_kappa("y", "yhat")).item()
+    0.5
+    """
+    if weights not in (None, "linear", "quadratic"):
+        from clfeval.exceptions import InputError
+
+        raise InputError(
+            f"weights={weights!r} is not None, 'linear' or 'quadratic'", role="weights",
+            rule="option", hint="weights sets how far apart two classes are in the class order",
+        )
+    c = ovr_counts(y, yhat, labels=labels, weight=weight, restrict=True)
+    t, p = c.support, c.pred
+    s = t.sum()
+    if weights is None:
+        observed = s - c.tp.sum()
+        expected = s - (t * p).sum() / s
+    else:
+        yv, pv, w = col(y), col(yhat), weight_expr(weight)
+        valid = valid_rows(yv, pv, w)
+        if labels is not None:
+            valid = valid & yv.is_in(pl.lit(list(labels))) & pv.is_in(pl.lit(list(labels)))
+        wv = pl.lit(1.0) if w is None else w
+        gap = (class_index(yv, c.classes, labels) - class_index(pv, c.classes, labels)).cast(
+            pl.Float64
+        )
+        if weights == "linear":
+            observed = (wv * gap.abs()).filter(valid).sum()
+            ct, cp = t.cum_sum(), p.cum_sum()
+            expected = (ct * (s - cp) + cp * (s - ct)).sum() / s
+        else:
+            observed = (wv * gap * gap).filter(valid).sum()
+            k = pl.int_range(t.len(), dtype=pl.Int64).cast(pl.Float64)
+            expected = (
+                (t * k * k).sum() + (p * k * k).sum() - 2 * (t * k).sum() * (p * k).sum() / s
+            )
+    kappa = pl.when(expected.abs() <= 1e-8).then(None).otherwise(1 - observed / expected)
+    return kappa.cast(pl.Float64).alias("cohen_kappa")
+
+
+def prevalence(y: IntoExpr, *, pos_label: Any = 1, weight: IntoExpr | None = None) -> pl.Expr:
+    """Prevalence: the (weighted) share of rows whose actual class is ``pos_label``.
+
+    Null when no row is left.
+
+    See Also
+    --------
+    clf_prevalence : the SQL twin.
+
+    Examples
+    --------
+    >>> pl.DataFrame({"y": [1, 0, 0, 0]}).select(prevalence("y")).item()
+    0.25
+    """
+    y, w = col(y), weight_expr(weight)
+    valid = valid_rows(y, w)
+    w = valid.cast(pl.Float64) if w is None else pl.when(valid).then(w).otherwise(0.0)
+    return divide((w * (y == pos_label).fill_null(False)).sum(), w.sum(), None).alias("prevalence")

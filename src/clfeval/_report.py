@@ -1,0 +1,630 @@
+"""The metric registry and the front door built on it: ``metrics``, ``report``, ``baseline``.
+
+Label metrics are computed from the small ``(by, y, yhat, n)`` frame of the count layer: every
+expression of :mod:`clfeval._label` evaluated with ``weight=n`` on it gives the same number as on
+the raw rows (integer weights are repeated rows), so the data is grouped once.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import polars as pl
+
+from clfeval import _label
+from clfeval._counts import N, counts_from_pairs, pair_counts
+from clfeval._validate import (
+    Frame,
+    Prepared,
+    check_labels_present,
+    check_options,
+    check_pos_label,
+    prepare,
+)
+from clfeval.exceptions import InputError
+
+LABEL_DEFAULT = ("accuracy", "balanced_accuracy", "precision", "recall", "f1", "mcc")
+SCORE_DEFAULT = ("auroc", "average_precision", "log_loss", "brier")
+PER_CLASS = ("precision", "recall", "f1", "specificity", "npv", "fpr", "fnr", "jaccard")
+AVERAGED = (*PER_CLASS, "fbeta")
+
+
+def _label_metric(name: str, y: str, yhat: str, opts: dict[str, Any]) -> pl.Expr:
+    """Build one label metric expression from the shared options (each takes what it uses)."""
+    weight = opts["weight"]
+    if name == "accuracy":
+        return _label.accuracy(y, yhat, weight=weight)
+    if name == "balanced_accuracy":
+        return _label.balanced_accuracy(y, yhat, weight=weight)
+    if name == "mcc":
+        return _label.mcc(y, yhat, labels=opts["labels"], weight=weight)
+    if name == "cohen_kappa":
+        return _label.cohen_kappa(y, yhat, labels=opts["labels"], weight=weight)
+    kw = {k: opts[k] for k in ("average", "pos_label", "labels", "zero_division")}
+    if name == "fbeta":
+        return _label.fbeta(y, yhat, beta=opts["beta"], weight=weight, **kw)
+    return getattr(_label, name)(y, yhat, weight=weight, **kw)
+
+
+LABEL_METRICS = (*LABEL_DEFAULT, "cohen_kappa", "specificity", "npv", "fpr", "fnr", "jaccard",
+                 "fbeta")
+
+
+def _score_metric(name: str, y: str, score: Any, opts: dict[str, Any]) -> pl.Expr:
+    from clfeval import _prob, _score
+
+    weight, pos_label = opts["weight"], opts["pos_label"]
+    if name == "auroc":
+        return _score.auroc(y, score, pos_label=pos_label, weight=weight, labels=opts["labels"])
+    if name == "average_precision":
+        return _score.average_precision(y, score, pos_label=pos_label, weight=weight,
+                                        labels=opts["labels"])
+    if name == "log_loss":
+        return _prob.log_loss(y, score, pos_label=pos_label, weight=weight, labels=opts["labels"])
+    if name == "brier":
+        return _prob.brier(y, score, pos_label=pos_label, weight=weight, labels=opts["labels"])
+    raise AssertionError(name)
+
+
+def _unknown_metric(name: str, known: Sequence[str]) -> InputError:
+    return InputError(
+        f"unknown metric {name!r}", role="metrics", rule="unknown_metric",
+        hint=f"choose from {list(known)}",
+    )
+
+
+def _group_eval(frame: pl.LazyFrame, by: list[str], exprs: list[pl.Expr]) -> pl.LazyFrame:
+    if not by:
+        return frame.select(exprs)
+    return frame.group_by(by).agg(exprs)
+
+
+def _join_by(left: pl.LazyFrame, right: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
+    if not by:
+        return pl.concat([left, right], how="horizontal")
+    return left.join(right, on=by, how="left", nulls_equal=True)
+
+
+def _check_binary(prep: Prepared, y: str, average: Any, pos_label: Any,
+                  labels: Sequence[Any] | None) -> None:
+    if prep.classes is not None:
+        check_labels_present(prep.classes, labels, y)
+        check_pos_label(prep.classes, pos_label, average=average, labels=labels, y=y)
+
+
+def metrics(
+    data: Frame,
+    y: str,
+    yhat: str | None = None,
+    *,
+    score: Any = None,
+    metrics: Sequence[str] | None = None,
+    average: _label.Average = "binary",
+    pos_label: Any = 1,
+    labels: Sequence[Any] | None = None,
+    zero_division: _label.ZeroDivision = 0.0,
+    beta: float = 1.0,
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    missing: Literal["raise", "drop"] = "raise",
+    nonfinite: Literal["raise", "drop"] = "raise",
+) -> Frame:
+    """One row per group, one column per metric (with ``average=None``: one row per class).
+
+    Default metrics: accuracy, balanced_accuracy, precision, recall, f1, mcc from ``yhat``; plus
+    auroc, average_precision, log_loss, brier when ``score`` is given. Label metrics are computed
+    from one group-by on ``(by, y, yhat)``. With ``missing="drop"`` an ``n_excluded`` column
+    follows the group columns.
+
+    See Also
+    --------
+    clf_metrics : the SQL twin.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"y": [1, 0, 1, 1], "yhat": [1, 0, 0, 1]})
+    >>> metrics(df, "y", "yhat", metrics=["accuracy", "recall"]).row(0)
+    (0.75, 0.6666666666666666)
+    """
+    check_options(average=average, labels=labels, zero_division=zero_division)
+    if yhat is None and score is None:
+        raise InputError("metrics needs yhat= or score=", role="yhat", rule="missing_argument",
+                         hint="pass the predicted-class column, the score column, or both")
+    if metrics is None:
+        if average is None:
+            names = ["precision", "recall", "f1", "support"]
+        else:
+            names = [*(LABEL_DEFAULT if yhat else ()), *(SCORE_DEFAULT if score is not None else ())]
+    else:
+        names = list(metrics)
+    known = (*LABEL_METRICS, *SCORE_DEFAULT) if average is not None else (*AVERAGED, "support")
+    for name in names:
+        if name not in known:
+            raise _unknown_metric(name, known)
+        if name in LABEL_METRICS and yhat is None:
+            raise InputError(f"metric {name!r} needs yhat=", role="yhat", rule="missing_argument",
+                             hint="pass the predicted-class column")
+        if name in SCORE_DEFAULT and score is None:
+            raise InputError(f"metric {name!r} needs score=", role="score",
+                             rule="missing_argument", hint="pass the score/probability column")
+    from clfeval._validate import score_columns
+
+    scores = score_columns(score, labels)
+    prep = prepare(data, y=y, yhat=yhat, score=scores, weight=weight, by=by, labels=labels,
+                   missing=missing, nonfinite=nonfinite,
+                   probability=any(n in ("log_loss", "brier") for n in names))
+    by_cols = prep.by
+    label_names = [n for n in names if n in LABEL_METRICS or n == "support"]
+    if any(n in AVERAGED for n in label_names):
+        _check_binary(prep, y, average, pos_label, labels)
+    opts = {"average": average, "pos_label": pos_label, "labels": labels,
+            "zero_division": zero_division, "weight": N, "beta": beta}
+    parts: list[pl.LazyFrame] = []
+    if average is None:
+        out = _per_class(prep, y, yhat, weight, label_names, opts)
+        return prep.finish(_with_excluded(out, prep))
+    if label_names:
+        pairs = pair_counts(prep, y, yhat, weight)
+        parts.append(_group_eval(pairs, by_cols, [_label_metric(n, y, yhat, opts)
+                                                  for n in label_names]))
+    score_names = [n for n in names if n in SCORE_DEFAULT]
+    if score_names:
+        sopts = {**opts, "weight": weight}
+        parts.append(_group_eval(prep.frame, by_cols,
+                                 [_score_metric(n, y, scores, sopts) for n in score_names]))
+    out = parts[0]
+    for part in parts[1:]:
+        out = _join_by(out, part, by_cols)
+    out = out.select(*by_cols, *names)
+    if by_cols:
+        out = out.sort(by_cols, nulls_last=True)
+    return prep.finish(_with_excluded(out, prep))
+
+
+def _with_excluded(out: pl.LazyFrame, prep: Prepared) -> pl.LazyFrame:
+    if prep.n_excluded is None:
+        return out
+    if not prep.by:
+        return out.with_columns(pl.lit(prep.n_excluded.item(), pl.Int64).alias("n_excluded")) \
+            .select("n_excluded", pl.exclude("n_excluded"))
+    joined = out.join(prep.n_excluded.lazy(), on=prep.by, how="left", nulls_equal=True)
+    return joined.select(*prep.by, "n_excluded", pl.exclude([*prep.by, "n_excluded"]))
+
+
+def _per_class(prep: Prepared, y: str, yhat: str | None, weight: str | None,
+               names: list[str], opts: dict[str, Any]) -> pl.LazyFrame:
+    """``average=None``: by..., label, then the per-class metrics (support from the counts)."""
+    assert yhat is not None
+    pairs = pair_counts(prep, y, yhat, weight)
+    counts = counts_from_pairs(pairs, prep.by, y, yhat, opts["labels"])
+    z = opts["zero_division"]
+    from clfeval._counts import OvR
+
+    c = OvR(pl.col("tp"), pl.col("tp") + pl.col("fp"), pl.col("support"),
+            pl.col("tp") + pl.col("fp") + pl.col("fn") + pl.col("tn"), None)
+    exprs = []
+    for name in names:
+        if name == "support":
+            exprs.append(pl.col("support"))
+        elif name == "fbeta":
+            exprs.append(_label.fbeta_ratio(opts["beta"])(c, z).alias("fbeta"))
+        elif name == "f1":
+            exprs.append(_label.fbeta_ratio(1.0)(c, z).alias("f1"))
+        else:
+            exprs.append(_label.RATIOS[name](c, z).alias(name))
+    return counts.select(*prep.by, "label", *exprs)
+
+
+# --- Report ---------------------------------------------------------------------------------
+
+AVG_ROWS = ("macro avg", "weighted avg")
+
+
+@dataclass
+class Report:
+    """A classification report: per-class precision, recall, F1 and support, then averages.
+
+    ``str(report)`` is scikit-learn's ``classification_report`` text for the same inputs and
+    ``digits``; ``table`` is the same content as a DataFrame (``label, precision, recall, f1,
+    support``, group columns first); ``extras`` holds score metrics and baselines when a score
+    was given.
+    """
+
+    table: pl.DataFrame
+    by: list[str]
+    digits: int
+    weighted: bool
+    extras: pl.DataFrame | None = None
+    baselines: pl.DataFrame | None = None
+    n_excluded: int | pl.DataFrame | None = None
+    title: str = "Classification report"
+    _groups: list[tuple[Any, ...]] = field(default_factory=list)
+
+    def _blocks(self) -> list[tuple[tuple[Any, ...], pl.DataFrame]]:
+        if not self.by:
+            return [((), self.table)]
+        parts = self.table.partition_by(self.by, maintain_order=True, as_dict=True)
+        return list(parts.items())
+
+    def _text(self, table: pl.DataFrame) -> str:
+        """scikit-learn's layout, character for character."""
+        digits = self.digits
+        rows = table.select("label", "precision", "recall", "f1", "support").rows()
+        class_rows, tail = rows[:-3], rows[-3:]  # per class, then micro, macro, weighted
+        width = max(max((len(r[0]) for r in class_rows), default=0), len("weighted avg"), digits)
+        head = "{:>{width}s} " + " {:>9}" * 4
+        out = head.format("", "precision", "recall", "f1-score", "support", width=width) + "\n\n"
+        fmt = "{:>{width}s} " + " {:>9.{digits}f}" * 3 + " {:>9}\n"
+
+        def num(v: Any) -> float:
+            return math.nan if v is None else v
+
+        def sup(v: Any) -> Any:
+            return v if not self.weighted else float(v)
+
+        for name, p, r, f, s in class_rows:
+            out += fmt.format(name, num(p), num(r), num(f), sup(s), width=width, digits=digits)
+        out += "\n"
+        for name, p, r, f, s in tail:
+            if name == "accuracy":
+                acc = "{:>{width}s} " + " {:>9.{digits}}" * 2 + " {:>9.{digits}f}" + " {:>9}\n"
+                out += acc.format(name, "", "", num(f), sup(s), width=width, digits=digits)
+            else:
+                out += fmt.format(name, num(p), num(r), num(f), sup(s), width=width,
+                                  digits=digits)
+        return out
+
+    def _extra_text(self, key: tuple[Any, ...]) -> str:
+        lines = []
+        for frame, kind in ((self.extras, "score"), (self.baselines, "baseline")):
+            if frame is None:
+                continue
+            part = frame
+            for col_name, value in zip(self.by, key):
+                part = part.filter(pl.col(col_name).eq_missing(value))
+            part = part.drop(self.by)
+            if kind == "score":
+                for name, value in part.row(0, named=True).items():
+                    lines.append(f"{name:>22s} {_fmt(value, self.digits + 2)}")
+            else:
+                header = ["strategy", *[c for c in part.columns if c != "strategy"]]
+                lines.append("")
+                lines.append("baselines (constant predictors)")
+                lines.append("  ".join(f"{h:>17s}" for h in header))
+                for row in part.select(header).rows():
+                    lines.append("  ".join(
+                        [f"{row[0]:>17s}", *(f"{_fmt(v, self.digits + 2):>17s}" for v in row[1:])]
+                    ))
+        return ("\n" + "\n".join(lines) + "\n") if lines else ""
+
+    def __str__(self) -> str:
+        blocks = []
+        for key, table in self._blocks():
+            text = self._text(table.drop(self.by)) + self._extra_text(key)
+            if self.by:
+                head = ", ".join(f"{c}={_show(v)}" for c, v in zip(self.by, key))
+                text = f"{head}\n{text}"
+            blocks.append(text)
+        return "\n".join(blocks)
+
+    def __repr__(self) -> str:
+        return str(self)
+
+    def to_dict(self) -> dict[Any, Any]:
+        """scikit-learn's ``output_dict`` form; with ``by``, one such dict per group key."""
+        result: dict[Any, Any] = {}
+        for key, table in self._blocks():
+            d: dict[str, Any] = {}
+            for name, p, r, f, s in table.select("label", "precision", "recall", "f1",
+                                                 "support").rows():
+                if name == "accuracy":
+                    d[name] = f
+                else:
+                    d[name] = {"precision": p, "recall": r, "f1-score": f, "support": s}
+            if not self.by:
+                return d
+            result[key[0] if len(key) == 1 else key] = d
+        return result
+
+    def _repr_html_(self) -> str:
+        parts = [f"<h3>{html.escape(self.title)}</h3>"]
+        for key, table in self._blocks():
+            if self.by:
+                head = ", ".join(f"{c}={_show(v)}" for c, v in zip(self.by, key))
+                parts.append(f"<h4>{html.escape(head)}</h4>")
+            parts.append(html_table(table.drop(self.by), self.digits))
+        for frame, heading in ((self.extras, "Score metrics"),
+                               (self.baselines, "Baselines (constant predictors)")):
+            if frame is not None:
+                parts.append(f"<h4>{heading}</h4>")
+                parts.append(html_table(frame, self.digits + 2))
+        return "\n".join(parts)
+
+
+def _show(value: Any) -> str:
+    return "<null>" if value is None else str(value)
+
+
+def _fmt(value: Any, digits: int) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, float):
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def html_table(frame: pl.DataFrame, digits: int) -> str:
+    """An escaped HTML table of a small frame (numbers rounded to ``digits``)."""
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in frame.columns)
+    body = []
+    for row in frame.rows():
+        cells = "".join(f"<td>{html.escape(_fmt(v, digits) if v is not None else '')}</td>"
+                        for v in row)
+        body.append(f"<tr>{cells}</tr>")
+    return (f'<table class="clfeval"><thead><tr>{head}</tr></thead>'
+            f"<tbody>{''.join(body)}</tbody></table>")
+
+
+def report(
+    data: Frame,
+    y: str,
+    yhat: str,
+    *,
+    score: Any = None,
+    labels: Sequence[Any] | None = None,
+    target_names: Sequence[str] | None = None,
+    digits: int = 2,
+    zero_division: _label.ZeroDivision = 0.0,
+    pos_label: Any = 1,
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    missing: Literal["raise", "drop"] = "raise",
+    nonfinite: Literal["raise", "drop"] = "raise",
+) -> Report:
+    """A :class:`Report` whose text is scikit-learn's ``classification_report`` (always eager).
+
+    Per class: precision, recall, F1 and support; then ``accuracy`` (``micro avg`` when
+    ``labels`` leaves out a class present in the data), ``macro avg`` and ``weighted avg``.
+    With ``score``, the report adds AUROC, average precision, log loss and Brier for the
+    ``pos_label`` class and the baselines of constant predictors.
+
+    See Also
+    --------
+    clf_report : the SQL twin.
+    sklearn.metrics.classification_report : the same text.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"y": [1, 0, 1, 1], "yhat": [1, 0, 0, 1]})
+    >>> print(report(df, "y", "yhat"))  # doctest: +NORMALIZE_WHITESPACE
+                  precision    recall  f1-score   support
+    <BLANKLINE>
+               0       0.50      1.00      0.67         1
+               1       1.00      0.67      0.80         3
+    <BLANKLINE>
+        accuracy                           0.75         4
+       macro avg       0.75      0.83      0.73         4
+    weighted avg       0.88      0.75      0.77         4
+    <BLANKLINE>
+    """
+    check_options(labels=labels, zero_division=zero_division)
+    from clfeval._validate import score_columns
+
+    scores = score_columns(score, labels)
+    prep = prepare(data.lazy().collect() if isinstance(data, pl.LazyFrame) else data,
+                   y=y, yhat=yhat, score=scores, weight=weight, by=by, labels=labels,
+                   missing=missing, nonfinite=nonfinite, probability=scores is not None)
+    assert prep.classes is not None
+    check_labels_present(prep.classes, labels, y)
+    if target_names is not None:
+        n = len(labels) if labels is not None else len(prep.classes)
+        if len(target_names) != n:
+            raise InputError(
+                f"target_names has {len(target_names)} names for {n} classes",
+                role="target_names", rule="target_names",
+                hint="give one name per class, in the class order (or pass labels=)",
+            )
+    pairs = pair_counts(prep, y, yhat, weight)
+    table = _report_table(pairs, prep, y, yhat, labels, target_names, zero_division)
+    extras = baselines = None
+    if scores is not None:
+        extras = metrics(prep.frame.collect(), y, yhat, score=score, metrics=list(SCORE_DEFAULT),
+                         pos_label=pos_label, labels=labels, by=by, weight=weight)
+        assert isinstance(extras, pl.DataFrame)
+        baselines = baseline(prep.frame.collect(), y, pos_label=pos_label, by=by, weight=weight,
+                             metrics=["accuracy", "balanced_accuracy", "f1", "log_loss", "brier"]
+                             if not isinstance(scores, dict) else ["accuracy",
+                                                                   "balanced_accuracy"])
+        assert isinstance(baselines, pl.DataFrame)
+    n_excluded: int | pl.DataFrame | None = None
+    if prep.n_excluded is not None:
+        n_excluded = prep.n_excluded.item() if not prep.by else prep.n_excluded
+    return Report(table, prep.by, digits, weight is not None, extras, baselines, n_excluded)
+
+
+def _report_table(pairs: pl.LazyFrame, prep: Prepared, y: str, yhat: str,
+                  labels: Sequence[Any] | None, target_names: Sequence[str] | None,
+                  zero_division: _label.ZeroDivision) -> pl.DataFrame:
+    by = prep.by
+    counts = counts_from_pairs(pairs, by, y, yhat, labels).collect()
+    z = zero_division
+    tp, fp, fn = pl.col("tp"), pl.col("fp"), pl.col("fn")
+    sup = pl.col("support")
+    prec = _label.divide(tp, tp + fp, z)
+    rec = _label.divide(tp, sup, z)
+    f1 = _label.divide(2 * tp, 2 * tp + fp + fn, z)
+    names = pl.col("label").cast(pl.String)
+    if target_names is not None:
+        names = pl.lit(pl.Series(list(target_names))).gather(
+            pl.int_range(pl.len()).over(by or pl.lit(0)))
+    per_class = counts.with_columns(
+        prec.alias("precision"), rec.alias("recall"), f1.alias("f1"), names.alias("name")
+    )
+    # micro avg is accuracy unless labels= leaves out a class present in the data
+    present = pairs.select(pl.concat([pl.col(y), pl.col(yhat)]).unique()).collect().to_series()
+    micro_is_accuracy = labels is None or set(labels) >= set(present.to_list())
+
+    agg = [
+        _label.divide(tp.sum(), (tp + fp).sum(), z).alias("micro_p"),
+        _label.divide(tp.sum(), sup.sum(), z).alias("micro_r"),
+        _label.divide(2 * tp.sum(), (2 * tp + fp + fn).sum(), z).alias("micro_f"),
+        pl.col("precision").mean().alias("macro_p"),
+        pl.col("recall").mean().alias("macro_r"),
+        pl.col("f1").mean().alias("macro_f"),
+        *[_weighted(pl.col(m)).alias(f"weighted_{m[0]}") for m in ("precision", "recall", "f1")],
+        sup.sum().alias("total"),
+    ]
+    summary = (per_class.group_by(by, maintain_order=True).agg(agg) if by
+               else per_class.select(agg))
+    label_rows = per_class.select(*by, pl.col("name").alias("label"), "precision", "recall",
+                                  "f1", "support")
+    micro_name = "accuracy" if micro_is_accuracy else "micro avg"
+    null = pl.lit(None, pl.Float64)
+    micro = summary.select(
+        *by, pl.lit(micro_name).alias("label"),
+        (null if micro_is_accuracy else pl.col("micro_p")).alias("precision"),
+        (null if micro_is_accuracy else pl.col("micro_r")).alias("recall"),
+        pl.col("micro_f").alias("f1"), pl.col("total").alias("support"),
+    )
+    macro = summary.select(*by, pl.lit("macro avg").alias("label"), pl.col("macro_p").alias(
+        "precision"), pl.col("macro_r").alias("recall"), pl.col("macro_f").alias("f1"),
+        pl.col("total").alias("support"))
+    weighted = summary.select(*by, pl.lit("weighted avg").alias("label"),
+                              pl.col("weighted_p").alias("precision"),
+                              pl.col("weighted_r").alias("recall"),
+                              pl.col("weighted_f").alias("f1"), pl.col("total").alias("support"))
+    rows = pl.concat([label_rows.with_columns(pl.lit(0).alias("__k")),
+                      micro.with_columns(pl.lit(1).alias("__k")),
+                      macro.with_columns(pl.lit(2).alias("__k")),
+                      weighted.with_columns(pl.lit(3).alias("__k"))], how="vertical_relaxed")
+    rows = rows.with_columns(pl.int_range(pl.len()).alias("__i"))
+    if by:
+        rows = rows.sort([*by, "__k", "__i"], nulls_last=True, maintain_order=True)
+    return rows.drop("__k", "__i")
+
+
+def _weighted(metric: pl.Expr) -> pl.Expr:
+    """Support-weighted mean leaving out nulls; all-zero support falls back to the plain mean."""
+    sup = pl.col("support").cast(pl.Float64)
+    kept = sup.filter(metric.is_not_null()).sum()
+    return pl.when(kept == 0).then(metric.mean()).otherwise((metric * sup).sum() / kept)
+
+
+# --- Baselines ------------------------------------------------------------------------------
+
+STRATEGIES = ("most_frequent", "prior", "uniform")
+
+
+def baseline(
+    data: Frame,
+    y: str,
+    *,
+    metrics: Sequence[str] | None = None,
+    pos_label: Any = 1,
+    average: _label.Average = "binary",
+    labels: Sequence[Any] | None = None,
+    zero_division: _label.ZeroDivision = 0.0,
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    missing: Literal["raise", "drop"] = "raise",
+) -> Frame:
+    """What constant predictors score: ``strategy`` then one column per metric.
+
+    ``most_frequent`` always predicts the majority class (ties: the first in class order) with
+    probability 1; ``prior`` predicts the same class but scores with the class shares as
+    probabilities; ``uniform`` scores the expected confusion matrix of guessing each class with
+    probability 1/k (each actual class split evenly), with probabilities 1/k. Defaults: the
+    label metrics of :func:`metrics` plus log_loss and brier (binary only).
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"y": [0, 0, 0, 1]})
+    >>> baseline(df, "y", metrics=["accuracy"])["accuracy"].to_list()
+    [0.75, 0.75, 0.5]
+    """
+    check_options(average=average, labels=labels, zero_division=zero_division)
+    prep = prepare(data, y=y, weight=weight, by=by, labels=labels, missing=missing)
+    b = prep.by
+    classes = prep.classes
+    binary = average == "binary"
+    names = list(metrics) if metrics is not None else [*LABEL_DEFAULT,
+                                                        *(("log_loss", "brier") if binary else ())]
+    known = (*LABEL_METRICS, "log_loss", "brier")
+    for name in names:
+        if name not in known:
+            raise _unknown_metric(name, known)
+    if classes is not None and binary and any(n in AVERAGED for n in names):
+        check_pos_label(classes, pos_label, average=average, labels=labels, y=y)
+    n = pl.len().cast(pl.Float64) if weight is None else pl.col(weight).cast(pl.Float64).sum()
+    actual = prep.frame.group_by([*b, y]).agg(n.alias(N))
+    # the majority class of each group: largest count, ties to the first in class order
+    top = actual.sort([*b, N, y], descending=[*([False] * len(b)), True, False], nulls_last=True)
+    mode = (top.group_by(b, maintain_order=True).agg(pl.col(y).first().alias("__mode")) if b
+            else top.select(pl.col(y).first().alias("__mode")))
+    with_mode = actual.join(mode, on=b, how="left", nulls_equal=True) if b else \
+        actual.join(mode, how="cross")
+    yhat = "__clf_yhat"
+    constant = with_mode.select(*b, y, pl.col("__mode").alias(yhat), N)
+    # guessing: each actual class's total spread evenly over the group's k classes
+    guesses = actual.select(*b, pl.col(y).alias(yhat))
+    per_group_k = (actual.group_by(b).agg(pl.len().alias("__k")) if b
+                   else actual.select(pl.len().alias("__k")))
+    uniform = (actual.join(guesses, on=b, how="inner", nulls_equal=True) if b
+               else actual.join(guesses, how="cross"))
+    uniform = (uniform.join(per_group_k, on=b, how="left", nulls_equal=True) if b
+               else uniform.join(per_group_k, how="cross"))
+    uniform = uniform.with_columns((pl.col(N) / pl.col("__k")).alias(N)).drop("__k")
+    opts = {"average": average, "pos_label": pos_label, "labels": labels,
+            "zero_division": zero_division, "weight": N, "beta": 1.0}
+    label_names = [x for x in names if x in LABEL_METRICS]
+    frames = []
+    for strategy, pairs in (("most_frequent", constant), ("prior", constant),
+                            ("uniform", uniform)):
+        exprs = [_label_metric(m, y, yhat, opts) for m in label_names]
+        part = _group_eval(pairs, b, exprs) if exprs else (
+            pairs.select(b).unique() if b else pl.LazyFrame({"__": [0]}).drop("__"))
+        prob = _proba_baseline(with_mode, strategy, b, y, pos_label,
+                               [x for x in names if x in ("log_loss", "brier")])
+        if prob is not None:
+            part = _join_by(part, prob, b) if exprs else prob
+        frames.append(part.with_columns(pl.lit(strategy).alias("strategy")))
+    out = pl.concat(frames, how="vertical_relaxed").select(*b, "strategy", *names)
+    if b:
+        out = out.with_columns(
+            pl.col("strategy").replace_strict(STRATEGIES, range(3)).alias("__s")
+        ).sort([*b, "__s"], nulls_last=True).drop("__s")
+    return prep.finish(out)
+
+
+def _proba_baseline(with_mode: pl.LazyFrame, strategy: str, b: list[str], y: str,
+                    pos_label: Any, names: list[str]) -> pl.LazyFrame | None:
+    """Log loss and Brier of a constant probability q for the positive class (binary).
+
+    q is 1 or 0 (``most_frequent``), the positive share (``prior``) or 1/2 (``uniform``); log
+    loss clips q to [eps, 1 - eps] like scikit-learn.
+    """
+    if not names:
+        return None
+    eps = 2.220446049250313e-16
+    w = pl.col(N)
+    is_pos = (pl.col(y) == pos_label).cast(pl.Float64)
+    if strategy == "most_frequent":
+        q = (pl.col("__mode") == pos_label).cast(pl.Float64)
+    elif strategy == "prior":
+        q = (w * is_pos).sum() / w.sum()
+        q = q.over(b) if b else q
+    else:
+        q = pl.lit(0.5)
+    frame = with_mode.with_columns(q.alias("__q"), is_pos.alias("__pos"))
+    clipped = pl.col("__q").clip(eps, 1 - eps)
+    p_true = pl.when(pl.col("__pos") == 1).then(clipped).otherwise(1 - clipped)
+    exprs = []
+    if "log_loss" in names:
+        exprs.append(((-p_true.log() * w).sum() / w.sum()).alias("log_loss"))
+    if "brier" in names:
+        exprs.append((((pl.col("__pos") - pl.col("__q")) ** 2 * w).sum() / w.sum()).alias("brier"))
+    return _group_eval(frame, b, exprs)
