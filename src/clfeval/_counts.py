@@ -14,7 +14,7 @@ category order), or ``labels`` as given.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import polars as pl
@@ -38,13 +38,13 @@ def sums_by_key(key: pl.Expr, value: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
     """Distinct values of ``key`` (sorted) and the sum of ``value`` for each, as expressions.
 
     A sort, a cumulative sum and the last row of each run of equal keys: no Python loop and it
-    works in any aggregation context. ``key`` must have no nulls.
+    works in any aggregation context. ``key`` must have no nulls. Each input is referenced once,
+    because Polars re-evaluates a sub-expression each time it appears in a tree.
     """
-    order = key.arg_sort()
-    sorted_key = key.gather(order)
-    last = (sorted_key != sorted_key.shift(-1)).fill_null(True)
-    running = value.gather(order).cum_sum().filter(last)
-    return sorted_key.filter(last), running.diff().fill_null(running.first())
+    sorted_key = key.sort()
+    last = sorted_key.is_last_distinct()
+    running = value.sort_by(key).cum_sum().filter(last)
+    return sorted_key.filter(last), pl.lit(0.0).append(running).diff().slice(1)
 
 
 @dataclass(frozen=True)
@@ -138,14 +138,23 @@ def ovr_counts(
             total=w.sum(),
             classes=None,
         )
-    yv, pv, wv = y.filter(valid), yhat.filter(valid), w.filter(valid)
+    yv, pv = y.filter(valid), yhat.filter(valid)
     classes = class_order(yv, pv)
+    correct = yv == pv
+    if weight is None:
+        # hash counts; classes first, so the counts come out in class order
+        def count(key: pl.Expr) -> pl.Expr:
+            return (classes.append(key).unique_counts() - 1).cast(pl.Float64)
+
+        return OvR(
+            count(yv.filter(correct)), count(pv), count(yv), valid.sum().cast(pl.Float64), classes
+        )
+    wv = w.filter(valid)
     pad = classes.is_null().cast(pl.Float64)  # zeros, one per class: every class gets a sum
 
     def per_class(key: pl.Expr, value: pl.Expr) -> pl.Expr:
-        return sums_by_key(key.append(classes), value.append(pad))[1]
+        return sums_by_key(classes.append(key), pad.append(value))[1]
 
-    correct = yv == pv
     return OvR(
         tp=per_class(yv.filter(correct), wv.filter(correct)),
         pred=per_class(pv, wv),
@@ -155,9 +164,7 @@ def ovr_counts(
     )
 
 
-def class_index(
-    value: pl.Expr, classes: pl.Expr | None, labels: Sequence[Any] | None
-) -> pl.Expr:
+def class_index(value: pl.Expr, classes: pl.Expr | None, labels: Sequence[Any] | None) -> pl.Expr:
     """The position of each row's class in the class order (for weighted kappa)."""
     if labels is not None:
         return value.replace_strict(list(labels), list(range(len(labels))), default=None)
@@ -174,38 +181,60 @@ def pair_counts(prep: Prepared, y: str, yhat: str, weight: str | None) -> pl.Laz
     return prep.frame.group_by([*prep.by, y, yhat]).agg(n.alias(N))
 
 
-def _labels_frame(prep: Prepared, pairs: pl.LazyFrame, y: str, yhat: str,
-                  labels: Sequence[Any] | None) -> pl.LazyFrame:
+def _labels_frame(
+    by: list[str], pairs: pl.LazyFrame, y: str, yhat: str, labels: Sequence[Any] | None
+) -> pl.LazyFrame:
     """``(by..., __clf_class, __clf_pos)``: each group's classes and their order."""
     dtype = pairs.collect_schema()[y]
     if labels is not None:
         listed = pl.LazyFrame(
             {"__clf_class": pl.Series(list(labels)).cast(dtype), "__clf_pos": range(len(labels))}
         )
-        if not prep.by:
+        if not by:
             return listed
-        return pairs.select(prep.by).unique().join(listed, how="cross")
-    seen = pl.concat(
-        [pairs.select(*prep.by, pl.col(c).alias("__clf_class")) for c in (y, yhat)]
-    ).unique()
-    return seen.with_columns(
-        pl.col("__clf_class").rank("dense").over(prep.by or pl.lit(0)).cast(pl.Int64)
-        .sub(1).alias("__clf_pos")
-    )
+        return pairs.select(by).unique().join(listed, how="cross")
+    seen = pl.concat([pairs.select(*by, pl.col(c).alias("__clf_class")) for c in (y, yhat)])
+    seen = seen.unique()
+    pos = pl.col("__clf_class").rank("dense").cast(pl.Int64) - 1
+    return seen.with_columns((pos.over(by) if by else pos).alias("__clf_pos"))
 
 
 def _sorted(lf: pl.LazyFrame, by: list[str], *cols: str) -> pl.LazyFrame:
     return lf.sort([*by, *cols], nulls_last=True, maintain_order=True)
 
 
-def _prepare_labels(
-    data: Frame, y: str, yhat: str, labels: Sequence[Any] | None, by: Any, weight: str | None,
+def label_pairs(
+    data: Frame,
+    y: str,
+    yhat: str,
+    *,
+    labels: Sequence[Any] | None,
+    by: Any,
+    weight: str | None,
     missing: Any,
-) -> Prepared:
-    prep = prepare(data, y=y, yhat=yhat, weight=weight, by=by, labels=labels, missing=missing)
-    if prep.classes is not None:
-        check_labels_present(prep.classes, labels, y)
-    return prep
+) -> tuple[Prepared, pl.LazyFrame]:
+    """Validate, then group by ``(by, y, yhat)`` once: the start of every label frame function.
+
+    Eager input collects that small frame here, checks the class set on it, and the rest of
+    the plan runs on it; lazy input stays lazy.
+    """
+    prep = prepare(
+        data, y=y, yhat=yhat, weight=weight, by=by, labels=labels, missing=missing, classes=False
+    )
+    return pairs_of(prep, y, yhat, weight, labels)
+
+
+def pairs_of(
+    prep: Prepared, y: str, yhat: str, weight: str | None, labels: Sequence[Any] | None
+) -> tuple[Prepared, pl.LazyFrame]:
+    """The ``(by, y, yhat, n)`` frame of prepared data (collected and checked when eager)."""
+    pairs = pair_counts(prep, y, yhat, weight)
+    if not prep.eager:
+        return prep, pairs
+    small = pairs.collect()
+    classes = pl.concat([small[y], small[yhat]]).unique().sort().to_list()
+    check_labels_present(classes, labels, y)
+    return replace(prep, classes=classes), small.lazy()
 
 
 def confusion_matrix(
@@ -240,21 +269,26 @@ def confusion_matrix(
     """
     if normalize not in (None, "true", "pred", "all"):
         raise InputError(
-            f"normalize={normalize!r} is not None, 'true', 'pred' or 'all'", role="normalize",
-            rule="option", hint="'true' divides by the actual class's total, 'pred' by the "
+            f"normalize={normalize!r} is not None, 'true', 'pred' or 'all'",
+            role="normalize",
+            rule="option",
+            hint="'true' divides by the actual class's total, 'pred' by the "
             "predicted class's total, 'all' by the grand total",
         )
-    prep = _prepare_labels(data, y, yhat, labels, by, weight, missing)
-    pairs = pair_counts(prep, y, yhat, weight)
-    classes = _labels_frame(prep, pairs, y, yhat, labels)
+    prep, pairs = label_pairs(data, y, yhat, labels=labels, by=by, weight=weight, missing=missing)
+    classes = _labels_frame(prep.by, pairs, y, yhat, labels)
     b = prep.by
     grid = classes.rename({"__clf_class": "actual", "__clf_pos": "__clf_a"}).join(
         classes.rename({"__clf_class": "predicted", "__clf_pos": "__clf_p"}),
-        on=b or None, how="inner" if b else "cross", nulls_equal=True,
+        on=b or None,
+        how="inner" if b else "cross",
+        nulls_equal=True,
     )
     joined = grid.join(
         pairs.rename({y: "actual", yhat: "predicted"}),
-        on=[*b, "actual", "predicted"], how="left", nulls_equal=True,
+        on=[*b, "actual", "predicted"],
+        how="left",
+        nulls_equal=True,
     )
     zero = pl.lit(0, pl.Int64) if weight is None else pl.lit(0.0)
     out = joined.with_columns(pl.col(N).fill_null(zero).alias("count"))
@@ -309,27 +343,65 @@ def counts(
     >>> counts(df, "y", "yhat").row(0)
     ('a', 1, 1, 0, 1, 1)
     """
-    prep = _prepare_labels(data, y, yhat, labels, by, weight, missing)
-    pairs = pair_counts(prep, y, yhat, weight)
+    prep, pairs = label_pairs(data, y, yhat, labels=labels, by=by, weight=weight, missing=missing)
     return prep.finish(counts_from_pairs(pairs, prep.by, y, yhat, labels))
 
 
 def counts_from_pairs(
     pairs: pl.LazyFrame, by: list[str], y: str, yhat: str, labels: Sequence[Any] | None
 ) -> pl.LazyFrame:
-    """One-vs-rest counts per group and class from the ``(by, y, yhat, n)`` frame."""
-    ovr = ovr_counts(y, yhat, labels=labels, weight=N)
-    dtype = pairs.collect_schema()[N]
-    classes = pl.lit(pl.Series(list(labels))) if labels is not None else ovr.classes
-    parts = {
-        "label": classes.cast(pairs.collect_schema()[y]) if labels is not None else classes,
-        "tp": ovr.tp, "fp": ovr.fp, "fn": ovr.fn, "tn": ovr.tn, "support": ovr.support,
-    }
-    exprs = [e.implode().alias(k) if k != "label" else e.implode().alias(k)
-             for k, e in parts.items()]
-    agg = pairs.group_by(by).agg(exprs) if by else pairs.select(exprs)
-    out = agg.explode(list(parts)).with_columns(
-        pl.col("tp", "fp", "fn", "tn", "support").cast(dtype)
+    """One-vs-rest counts per group and class from the ``(by, y, yhat, n)`` frame.
+
+    Plain group-bys and joins on the small frame: support by ``y``, predictions by ``yhat``,
+    true positives where they agree; rows of unlisted classes still count in ``tn``.
+    """
+    n = pl.col(N)
+    key = [*by, "__clf_class"]
+
+    def total_by(col_name: str, frame: pl.LazyFrame, alias: str) -> pl.LazyFrame:
+        return (
+            frame.group_by([*by, col_name])
+            .agg(n.sum().alias(alias))
+            .rename({col_name: "__clf_class"})
+        )
+
+    classes = _labels_frame(by, pairs, y, yhat, labels)
+    total = (
+        pairs.group_by(by).agg(n.sum().alias("__total"))
+        if by
+        else pairs.select(n.sum().alias("__total"))
     )
-    out = out.with_columns(pl.int_range(pl.len()).over(by or pl.lit(0)).alias("__clf_pos"))
-    return _sorted(out, by, "__clf_pos").drop("__clf_pos")
+    out = (
+        classes.join(total_by(y, pairs, "support"), on=key, how="left", nulls_equal=True)
+        .join(total_by(yhat, pairs, "__pred"), on=key, how="left", nulls_equal=True)
+        .join(
+            total_by(y, pairs.filter(pl.col(y) == pl.col(yhat)), "tp"),
+            on=key,
+            how="left",
+            nulls_equal=True,
+        )
+    )
+    out = (
+        out.join(total, on=by, how="left", nulls_equal=True) if by else out.join(total, how="cross")
+    )
+    zero = pl.lit(0, pairs.collect_schema()[N])
+    out = out.with_columns(pl.col("support", "__pred", "tp", "__total").fill_null(zero))
+    out = out.with_columns(
+        (pl.col("__pred") - pl.col("tp")).alias("fp"),
+        (pl.col("support") - pl.col("tp")).alias("fn"),
+    ).with_columns((pl.col("__total") - pl.col("tp") - pl.col("fp") - pl.col("fn")).alias("tn"))
+    out = _sorted(out, by, "__clf_pos")
+    return out.select(*by, pl.col("__clf_class").alias("label"), "tp", "fp", "fn", "tn", "support")
+
+
+def ovr_from_counts(pos_label: Any = None, *, binary: bool = False) -> OvR:
+    """The :class:`OvR` view of a counts frame's columns (one class, or every class)."""
+    if binary:
+
+        def pick(name: str) -> pl.Expr:
+            return pl.col(name).filter(pl.col("label") == pos_label).sum().cast(pl.Float64)
+
+        tp, fp, fn, tn = pick("tp"), pick("fp"), pick("fn"), pick("tn")
+    else:
+        tp, fp, fn, tn = (pl.col(c).cast(pl.Float64) for c in ("tp", "fp", "fn", "tn"))
+    return OvR(tp, tp + fp, tp + fn, tp + fp + fn + tn, None)

@@ -91,7 +91,17 @@ def averaged(
     check_options(average=average, labels=labels, zero_division=zero_division)
     if average == "binary":
         return ratio(binary_counts(y, yhat, pos_label, weight), zero_division)
-    c = ovr_counts(y, yhat, labels=labels, weight=weight)
+    return average_ratio(
+        ratio, ovr_counts(y, yhat, labels=labels, weight=weight), average, zero_division
+    )
+
+
+def average_ratio(ratio: Ratio, c: OvR, average: Average, zero_division: ZeroDivision) -> pl.Expr:
+    """Average a per-class ratio over the classes of ``c`` (vectors or count columns).
+
+    micro pools the counts; macro is the mean leaving out nulls; weighted weights by support,
+    leaving out nulls, and falls back to the plain mean when that support is 0; None is a list.
+    """
     if average == "micro":
         return ratio(_pooled(c), zero_division)
     per_class = ratio(c, zero_division)
@@ -99,20 +109,41 @@ def averaged(
         return per_class.implode()
     if average == "macro":
         return per_class.mean()
-    # weighted by support, nulls left out; all-zero support falls back to the plain mean
-    kept = c.support.filter(per_class.is_not_null())
-    total = kept.sum()
-    return pl.when(total == 0).then(per_class.mean()).otherwise(
-        (per_class * c.support).sum() / total
-    )
+    kept = c.support.filter(per_class.is_not_null()).sum()
+    return pl.when(kept == 0).then(per_class.mean()).otherwise((per_class * c.support).sum() / kept)
 
 
 def _pooled(c: OvR) -> OvR:
     """Micro-averaged counts: tp, fp, fn and tn each summed over the classes."""
     tp, pred, support = c.tp.sum(), c.pred.sum(), c.support.sum()
-    tn = c.tn.sum()
-    # total chosen so that OvR.tn (= total - pred - support + tp) equals the pooled tn
-    return OvR(tp, pred, support, tn + pred + support - tp, None)
+    # total chosen so that OvR.tn (= total - pred - support + tp) is the summed tn
+    return OvR(tp, pred, support, c.tn.sum() + pred + support - tp, None)
+
+
+def balanced_from(c: OvR, adjusted: bool) -> pl.Expr:
+    """Mean recall over classes with support (null recall of absent classes is left out)."""
+    recall_per_class = divide(c.tp, c.support, None)
+    score = recall_per_class.mean()
+    if adjusted:
+        chance = 1.0 / recall_per_class.count().cast(pl.Float64)
+        score = divide(score - chance, 1.0 - chance, None)
+    return score
+
+
+def mcc_from(c: OvR) -> pl.Expr:
+    """Gorodkin's R_K from per-class actual (t), predicted (p) and correct counts."""
+    s, correct = c.support.sum(), c.tp.sum()
+    cov_tp = correct * s - (c.support * c.pred).sum()
+    cov_pp = s * s - (c.pred * c.pred).sum()
+    cov_tt = s * s - (c.support * c.support).sum()
+    den = cov_pp * cov_tt
+    return pl.when(den == 0).then(0.0).otherwise(cov_tp / den.sqrt())
+
+
+def kappa_from(observed: pl.Expr, expected: pl.Expr) -> pl.Expr:
+    """1 - observed / expected disagreement; null when the expected one is (close to) 0."""
+    kappa = pl.when(expected.abs() <= 1e-8).then(None).otherwise(1 - observed / expected)
+    return kappa.cast(pl.Float64)
 
 
 def _doc_ratio(name: str, formula: str, undefined: str) -> str:
@@ -155,8 +186,14 @@ def _ratio_metric(name: str, formula: str, undefined: str) -> Callable[..., pl.E
         weight: IntoExpr | None = None,
     ) -> pl.Expr:
         return averaged(
-            RATIOS[name], y, yhat, average=average, pos_label=pos_label, labels=labels,
-            zero_division=zero_division, weight=weight,
+            RATIOS[name],
+            y,
+            yhat,
+            average=average,
+            pos_label=pos_label,
+            labels=labels,
+            zero_division=zero_division,
+            weight=weight,
         ).alias(name)
 
     metric.__name__ = metric.__qualname__ = name
@@ -167,11 +204,14 @@ def _ratio_metric(name: str, formula: str, undefined: str) -> Callable[..., pl.E
 precision = _ratio_metric("precision", "tp / (tp + fp)", "With no predicted positive")
 recall = _ratio_metric("recall", "tp / (tp + fn)", "With no actual positive")
 specificity = _ratio_metric("specificity", "tn / (tn + fp)", "With no actual negative")
-npv = _ratio_metric("npv", "negative predictive value, tn / (tn + fn)",
-                    "With no predicted negative")
+npv = _ratio_metric(
+    "npv", "negative predictive value, tn / (tn + fn)", "With no predicted negative"
+)
 fpr = _ratio_metric("fpr", "false positive rate, fp / (fp + tn)", "With no actual negative")
 fnr = _ratio_metric("fnr", "false negative rate, fn / (fn + tp)", "With no actual positive")
-jaccard = _ratio_metric("jaccard", "tp / (tp + fp + fn)", "With no actual and no predicted positive")
+jaccard = _ratio_metric(
+    "jaccard", "tp / (tp + fp + fn)", "With no actual and no predicted positive"
+)
 
 
 def fbeta(
@@ -202,8 +242,14 @@ def fbeta(
     0.5
     """
     return averaged(
-        fbeta_ratio(beta), y, yhat, average=average, pos_label=pos_label, labels=labels,
-        zero_division=zero_division, weight=weight,
+        fbeta_ratio(beta),
+        y,
+        yhat,
+        average=average,
+        pos_label=pos_label,
+        labels=labels,
+        zero_division=zero_division,
+        weight=weight,
     ).alias("fbeta")
 
 
@@ -234,8 +280,14 @@ def f1(
     0.7778
     """
     return averaged(
-        fbeta_ratio(1.0), y, yhat, average=average, pos_label=pos_label, labels=labels,
-        zero_division=zero_division, weight=weight,
+        fbeta_ratio(1.0),
+        y,
+        yhat,
+        average=average,
+        pos_label=pos_label,
+        labels=labels,
+        zero_division=zero_division,
+        weight=weight,
     ).alias("f1")
 
 
@@ -281,27 +333,16 @@ def balanced_accuracy(
     >>> round(df.select(balanced_accuracy("y", "yhat")).item(), 4)
     0.8333
     """
-    c = ovr_counts(y, yhat, weight=weight)
-    recall_per_class = divide(c.tp, c.support, None)
-    score = recall_per_class.mean()
-    if adjusted:
-        chance = 1.0 / recall_per_class.count().cast(pl.Float64)
-        score = divide(score - chance, 1.0 - chance, None)
+    score = balanced_from(ovr_counts(y, yhat, weight=weight), adjusted)
     return score.alias("balanced_accuracy")
 
 
-def mcc(
-    y: IntoExpr,
-    yhat: IntoExpr,
-    *,
-    labels: Sequence[Any] | None = None,
-    weight: IntoExpr | None = None,
-) -> pl.Expr:
+def mcc(y: IntoExpr, yhat: IntoExpr, *, weight: IntoExpr | None = None) -> pl.Expr:
     """Matthews correlation coefficient, binary and multiclass (Gorodkin's R_K).
 
     (c·s − Σ t_k·p_k) / √((s² − Σ p_k²)(s² − Σ t_k²)), with c correct rows, s rows, t_k and p_k
     the actual and predicted counts of class k. 0.0 when a factor of the denominator is 0
-    (one class only), as scikit-learn. ``labels`` restricts to rows whose classes are listed.
+    (one class only), as scikit-learn (which has no ``labels`` for it either).
 
     See Also
     --------
@@ -314,13 +355,7 @@ def mcc(
     >>> round(df.select(mcc("y", "yhat")).item(), 4)
     0.5774
     """
-    c = ovr_counts(y, yhat, labels=labels, weight=weight, restrict=True)
-    s, correct = c.support.sum(), c.tp.sum()
-    cov_tp = correct * s - (c.support * c.pred).sum()
-    cov_pp = s * s - (c.pred * c.pred).sum()
-    cov_tt = s * s - (c.support * c.support).sum()
-    den = cov_pp * cov_tt
-    return pl.when(den == 0).then(0.0).otherwise(cov_tp / den.sqrt()).alias("mcc")
+    return mcc_from(ovr_counts(y, yhat, weight=weight)).alias("mcc")
 
 
 def cohen_kappa(
@@ -352,8 +387,10 @@ def cohen_kappa(
         from clfeval.exceptions import InputError
 
         raise InputError(
-            f"weights={weights!r} is not None, 'linear' or 'quadratic'", role="weights",
-            rule="option", hint="weights sets how far apart two classes are in the class order",
+            f"weights={weights!r} is not None, 'linear' or 'quadratic'",
+            role="weights",
+            rule="option",
+            hint="weights sets how far apart two classes are in the class order",
         )
     c = ovr_counts(y, yhat, labels=labels, weight=weight, restrict=True)
     t, p = c.support, c.pred
@@ -377,11 +414,8 @@ def cohen_kappa(
         else:
             observed = (wv * gap * gap).filter(valid).sum()
             k = pl.int_range(t.len(), dtype=pl.Int64).cast(pl.Float64)
-            expected = (
-                (t * k * k).sum() + (p * k * k).sum() - 2 * (t * k).sum() * (p * k).sum() / s
-            )
-    kappa = pl.when(expected.abs() <= 1e-8).then(None).otherwise(1 - observed / expected)
-    return kappa.cast(pl.Float64).alias("cohen_kappa")
+            expected = (t * k * k).sum() + (p * k * k).sum() - 2 * (t * k).sum() * (p * k).sum() / s
+    return kappa_from(observed, expected).alias("cohen_kappa")
 
 
 def prevalence(y: IntoExpr, *, pos_label: Any = 1, weight: IntoExpr | None = None) -> pl.Expr:

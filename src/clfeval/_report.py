@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import html
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import polars as pl
 
 from clfeval import _label
-from clfeval._counts import N, counts_from_pairs, pair_counts
+from clfeval._counts import N, counts_from_pairs, ovr_from_counts, pairs_of
 from clfeval._validate import (
     Frame,
     Prepared,
@@ -34,14 +34,14 @@ AVERAGED = (*PER_CLASS, "fbeta")
 
 
 def _label_metric(name: str, y: str, yhat: str, opts: dict[str, Any]) -> pl.Expr:
-    """Build one label metric expression from the shared options (each takes what it uses)."""
+    """One label metric as an expression over raw rows (used where no counts frame fits)."""
     weight = opts["weight"]
     if name == "accuracy":
         return _label.accuracy(y, yhat, weight=weight)
     if name == "balanced_accuracy":
         return _label.balanced_accuracy(y, yhat, weight=weight)
     if name == "mcc":
-        return _label.mcc(y, yhat, labels=opts["labels"], weight=weight)
+        return _label.mcc(y, yhat, weight=weight)
     if name == "cohen_kappa":
         return _label.cohen_kappa(y, yhat, labels=opts["labels"], weight=weight)
     kw = {k: opts[k] for k in ("average", "pos_label", "labels", "zero_division")}
@@ -50,8 +50,44 @@ def _label_metric(name: str, y: str, yhat: str, opts: dict[str, Any]) -> pl.Expr
     return getattr(_label, name)(y, yhat, weight=weight, **kw)
 
 
-LABEL_METRICS = (*LABEL_DEFAULT, "cohen_kappa", "specificity", "npv", "fpr", "fnr", "jaccard",
-                 "fbeta")
+def _ratio(name: str, beta: float) -> _label.Ratio:
+    if name == "fbeta":
+        return _label.fbeta_ratio(beta)
+    if name == "f1":
+        return _label.fbeta_ratio(1.0)
+    return _label.RATIOS[name]
+
+
+def _from_counts(name: str, opts: dict[str, Any]) -> pl.Expr | None:
+    """A label metric as an aggregation over a counts frame's rows (one group's classes).
+
+    ``None`` for a metric that needs more than one-vs-rest counts (weighted kappa, labels).
+    """
+    every = ovr_from_counts()
+    if name == "accuracy":
+        return _label.divide(every.tp.sum(), every.total.first(), None)
+    if name == "balanced_accuracy":
+        return _label.balanced_from(every, adjusted=False)
+    if name == "mcc":
+        return _label.mcc_from(every)
+    if name in AVERAGED:
+        ratio, average, z = _ratio(name, opts["beta"]), opts["average"], opts["zero_division"]
+        if average == "binary":
+            return ratio(ovr_from_counts(opts["pos_label"], binary=True), z)
+        return _label.average_ratio(ratio, every, average, z)
+    return None
+
+
+LABEL_METRICS = (
+    *LABEL_DEFAULT,
+    "cohen_kappa",
+    "specificity",
+    "npv",
+    "fpr",
+    "fnr",
+    "jaccard",
+    "fbeta",
+)
 
 
 def _score_metric(name: str, y: str, score: Any, opts: dict[str, Any]) -> pl.Expr:
@@ -61,8 +97,9 @@ def _score_metric(name: str, y: str, score: Any, opts: dict[str, Any]) -> pl.Exp
     if name == "auroc":
         return _score.auroc(y, score, pos_label=pos_label, weight=weight, labels=opts["labels"])
     if name == "average_precision":
-        return _score.average_precision(y, score, pos_label=pos_label, weight=weight,
-                                        labels=opts["labels"])
+        return _score.average_precision(
+            y, score, pos_label=pos_label, weight=weight, labels=opts["labels"]
+        )
     if name == "log_loss":
         return _prob.log_loss(y, score, pos_label=pos_label, weight=weight, labels=opts["labels"])
     if name == "brier":
@@ -72,7 +109,9 @@ def _score_metric(name: str, y: str, score: Any, opts: dict[str, Any]) -> pl.Exp
 
 def _unknown_metric(name: str, known: Sequence[str]) -> InputError:
     return InputError(
-        f"unknown metric {name!r}", role="metrics", rule="unknown_metric",
+        f"unknown metric {name!r}",
+        role="metrics",
+        rule="unknown_metric",
         hint=f"choose from {list(known)}",
     )
 
@@ -89,8 +128,9 @@ def _join_by(left: pl.LazyFrame, right: pl.LazyFrame, by: list[str]) -> pl.LazyF
     return left.join(right, on=by, how="left", nulls_equal=True)
 
 
-def _check_binary(prep: Prepared, y: str, average: Any, pos_label: Any,
-                  labels: Sequence[Any] | None) -> None:
+def _check_binary(
+    prep: Prepared, y: str, average: Any, pos_label: Any, labels: Sequence[Any] | None
+) -> None:
     if prep.classes is not None:
         check_labels_present(prep.classes, labels, y)
         check_pos_label(prep.classes, pos_label, average=average, labels=labels, y=y)
@@ -132,13 +172,20 @@ def metrics(
     """
     check_options(average=average, labels=labels, zero_division=zero_division)
     if yhat is None and score is None:
-        raise InputError("metrics needs yhat= or score=", role="yhat", rule="missing_argument",
-                         hint="pass the predicted-class column, the score column, or both")
+        raise InputError(
+            "metrics needs yhat= or score=",
+            role="yhat",
+            rule="missing_argument",
+            hint="pass the predicted-class column, the score column, or both",
+        )
     if metrics is None:
         if average is None:
             names = ["precision", "recall", "f1", "support"]
         else:
-            names = [*(LABEL_DEFAULT if yhat else ()), *(SCORE_DEFAULT if score is not None else ())]
+            names = [
+                *(LABEL_DEFAULT if yhat else ()),
+                *(SCORE_DEFAULT if score is not None else ()),
+            ]
     else:
         names = list(metrics)
     known = (*LABEL_METRICS, *SCORE_DEFAULT) if average is not None else (*AVERAGED, "support")
@@ -146,36 +193,63 @@ def metrics(
         if name not in known:
             raise _unknown_metric(name, known)
         if name in LABEL_METRICS and yhat is None:
-            raise InputError(f"metric {name!r} needs yhat=", role="yhat", rule="missing_argument",
-                             hint="pass the predicted-class column")
+            raise InputError(
+                f"metric {name!r} needs yhat=",
+                role="yhat",
+                rule="missing_argument",
+                hint="pass the predicted-class column",
+            )
         if name in SCORE_DEFAULT and score is None:
-            raise InputError(f"metric {name!r} needs score=", role="score",
-                             rule="missing_argument", hint="pass the score/probability column")
+            raise InputError(
+                f"metric {name!r} needs score=",
+                role="score",
+                rule="missing_argument",
+                hint="pass the score/probability column",
+            )
     from clfeval._validate import score_columns
 
     scores = score_columns(score, labels)
-    prep = prepare(data, y=y, yhat=yhat, score=scores, weight=weight, by=by, labels=labels,
-                   missing=missing, nonfinite=nonfinite,
-                   probability=any(n in ("log_loss", "brier") for n in names))
+    prep = prepare(
+        data,
+        y=y,
+        yhat=yhat,
+        score=scores,
+        weight=weight,
+        by=by,
+        labels=labels,
+        missing=missing,
+        nonfinite=nonfinite,
+        classes=yhat is None,
+        probability=any(n in ("log_loss", "brier") for n in names),
+    )
     by_cols = prep.by
     label_names = [n for n in names if n in LABEL_METRICS or n == "support"]
-    if any(n in AVERAGED for n in label_names):
-        _check_binary(prep, y, average, pos_label, labels)
-    opts = {"average": average, "pos_label": pos_label, "labels": labels,
-            "zero_division": zero_division, "weight": N, "beta": beta}
+    opts = {
+        "average": average,
+        "pos_label": pos_label,
+        "labels": labels,
+        "zero_division": zero_division,
+        "weight": N,
+        "beta": beta,
+    }
     parts: list[pl.LazyFrame] = []
-    if average is None:
-        out = _per_class(prep, y, yhat, weight, label_names, opts)
-        return prep.finish(_with_excluded(out, prep))
     if label_names:
-        pairs = pair_counts(prep, y, yhat, weight)
-        parts.append(_group_eval(pairs, by_cols, [_label_metric(n, y, yhat, opts)
-                                                  for n in label_names]))
+        assert yhat is not None
+        prep, pairs = pairs_of(prep, y, yhat, weight, labels)
+        if any(n in AVERAGED for n in label_names):
+            _check_binary(prep, y, average, pos_label, labels)
+        if average is None:
+            out = _per_class(pairs, prep.by, y, yhat, label_names, opts)
+            return prep.finish(_with_excluded(out, prep))
+        parts += _label_parts(pairs, by_cols, y, yhat, label_names, opts)
     score_names = [n for n in names if n in SCORE_DEFAULT]
     if score_names:
         sopts = {**opts, "weight": weight}
-        parts.append(_group_eval(prep.frame, by_cols,
-                                 [_score_metric(n, y, scores, sopts) for n in score_names]))
+        parts.append(
+            _group_eval(
+                prep.frame, by_cols, [_score_metric(n, y, scores, sopts) for n in score_names]
+            )
+        )
     out = parts[0]
     for part in parts[1:]:
         out = _join_by(out, part, by_cols)
@@ -185,38 +259,53 @@ def metrics(
     return prep.finish(_with_excluded(out, prep))
 
 
+def _label_parts(
+    pairs: pl.LazyFrame, by: list[str], y: str, yhat: str, names: list[str], opts: dict[str, Any]
+) -> list[pl.LazyFrame]:
+    """Label metrics per group: from the counts of every class, of the listed classes (the
+    averaged ratios under ``labels=``), and from the pairs themselves (kappa)."""
+    labels = opts["labels"]
+    every = counts_from_pairs(pairs, by, y, yhat, None)
+    listed_names = [
+        n for n in names if n in AVERAGED and labels is not None and opts["average"] != "binary"
+    ]
+    pair_names = [n for n in names if n == "cohen_kappa"]
+    every_names = [n for n in names if n not in listed_names and n not in pair_names]
+    parts = []
+    if every_names:
+        parts.append(_group_eval(every, by, [_from_counts(n, opts).alias(n) for n in every_names]))
+    if listed_names:
+        listed = counts_from_pairs(pairs, by, y, yhat, labels)
+        parts.append(
+            _group_eval(listed, by, [_from_counts(n, opts).alias(n) for n in listed_names])
+        )
+    if pair_names:
+        parts.append(_group_eval(pairs, by, [_label_metric(n, y, yhat, opts) for n in pair_names]))
+    return parts
+
+
 def _with_excluded(out: pl.LazyFrame, prep: Prepared) -> pl.LazyFrame:
     if prep.n_excluded is None:
         return out
     if not prep.by:
-        return out.with_columns(pl.lit(prep.n_excluded.item(), pl.Int64).alias("n_excluded")) \
-            .select("n_excluded", pl.exclude("n_excluded"))
+        return out.with_columns(
+            pl.lit(prep.n_excluded.item(), pl.Int64).alias("n_excluded")
+        ).select("n_excluded", pl.exclude("n_excluded"))
     joined = out.join(prep.n_excluded.lazy(), on=prep.by, how="left", nulls_equal=True)
     return joined.select(*prep.by, "n_excluded", pl.exclude([*prep.by, "n_excluded"]))
 
 
-def _per_class(prep: Prepared, y: str, yhat: str | None, weight: str | None,
-               names: list[str], opts: dict[str, Any]) -> pl.LazyFrame:
+def _per_class(
+    pairs: pl.LazyFrame, by: list[str], y: str, yhat: str, names: list[str], opts: dict[str, Any]
+) -> pl.LazyFrame:
     """``average=None``: by..., label, then the per-class metrics (support from the counts)."""
-    assert yhat is not None
-    pairs = pair_counts(prep, y, yhat, weight)
-    counts = counts_from_pairs(pairs, prep.by, y, yhat, opts["labels"])
-    z = opts["zero_division"]
-    from clfeval._counts import OvR
-
-    c = OvR(pl.col("tp"), pl.col("tp") + pl.col("fp"), pl.col("support"),
-            pl.col("tp") + pl.col("fp") + pl.col("fn") + pl.col("tn"), None)
-    exprs = []
-    for name in names:
-        if name == "support":
-            exprs.append(pl.col("support"))
-        elif name == "fbeta":
-            exprs.append(_label.fbeta_ratio(opts["beta"])(c, z).alias("fbeta"))
-        elif name == "f1":
-            exprs.append(_label.fbeta_ratio(1.0)(c, z).alias("f1"))
-        else:
-            exprs.append(_label.RATIOS[name](c, z).alias(name))
-    return counts.select(*prep.by, "label", *exprs)
+    counts = counts_from_pairs(pairs, by, y, yhat, opts["labels"])
+    c, z = ovr_from_counts(), opts["zero_division"]
+    exprs = [
+        pl.col("support") if name == "support" else _ratio(name, opts["beta"])(c, z).alias(name)
+        for name in names
+    ]
+    return counts.select(*by, "label", *exprs)
 
 
 # --- Report ---------------------------------------------------------------------------------
@@ -274,8 +363,7 @@ class Report:
                 acc = "{:>{width}s} " + " {:>9.{digits}}" * 2 + " {:>9.{digits}f}" + " {:>9}\n"
                 out += acc.format(name, "", "", num(f), sup(s), width=width, digits=digits)
             else:
-                out += fmt.format(name, num(p), num(r), num(f), sup(s), width=width,
-                                  digits=digits)
+                out += fmt.format(name, num(p), num(r), num(f), sup(s), width=width, digits=digits)
         return out
 
     def _extra_text(self, key: tuple[Any, ...]) -> str:
@@ -296,9 +384,14 @@ class Report:
                 lines.append("baselines (constant predictors)")
                 lines.append("  ".join(f"{h:>17s}" for h in header))
                 for row in part.select(header).rows():
-                    lines.append("  ".join(
-                        [f"{row[0]:>17s}", *(f"{_fmt(v, self.digits + 2):>17s}" for v in row[1:])]
-                    ))
+                    lines.append(
+                        "  ".join(
+                            [
+                                f"{row[0]:>17s}",
+                                *(f"{_fmt(v, self.digits + 2):>17s}" for v in row[1:]),
+                            ]
+                        )
+                    )
         return ("\n" + "\n".join(lines) + "\n") if lines else ""
 
     def __str__(self) -> str:
@@ -319,8 +412,9 @@ class Report:
         result: dict[Any, Any] = {}
         for key, table in self._blocks():
             d: dict[str, Any] = {}
-            for name, p, r, f, s in table.select("label", "precision", "recall", "f1",
-                                                 "support").rows():
+            for name, p, r, f, s in table.select(
+                "label", "precision", "recall", "f1", "support"
+            ).rows():
                 if name == "accuracy":
                     d[name] = f
                 else:
@@ -337,8 +431,10 @@ class Report:
                 head = ", ".join(f"{c}={_show(v)}" for c, v in zip(self.by, key))
                 parts.append(f"<h4>{html.escape(head)}</h4>")
             parts.append(html_table(table.drop(self.by), self.digits))
-        for frame, heading in ((self.extras, "Score metrics"),
-                               (self.baselines, "Baselines (constant predictors)")):
+        for frame, heading in (
+            (self.extras, "Score metrics"),
+            (self.baselines, "Baselines (constant predictors)"),
+        ):
             if frame is not None:
                 parts.append(f"<h4>{heading}</h4>")
                 parts.append(html_table(frame, self.digits + 2))
@@ -362,11 +458,14 @@ def html_table(frame: pl.DataFrame, digits: int) -> str:
     head = "".join(f"<th>{html.escape(str(c))}</th>" for c in frame.columns)
     body = []
     for row in frame.rows():
-        cells = "".join(f"<td>{html.escape(_fmt(v, digits) if v is not None else '')}</td>"
-                        for v in row)
+        cells = "".join(
+            f"<td>{html.escape(_fmt(v, digits) if v is not None else '')}</td>" for v in row
+        )
         body.append(f"<tr>{cells}</tr>")
-    return (f'<table class="clfeval"><thead><tr>{head}</tr></thead>'
-            f"<tbody>{''.join(body)}</tbody></table>")
+    return (
+        f'<table class="clfeval"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(body)}</tbody></table>"
+    )
 
 
 def report(
@@ -415,30 +514,55 @@ def report(
     from clfeval._validate import score_columns
 
     scores = score_columns(score, labels)
-    prep = prepare(data.lazy().collect() if isinstance(data, pl.LazyFrame) else data,
-                   y=y, yhat=yhat, score=scores, weight=weight, by=by, labels=labels,
-                   missing=missing, nonfinite=nonfinite, probability=scores is not None)
+    prep = prepare(
+        data.lazy().collect() if isinstance(data, pl.LazyFrame) else data,
+        y=y,
+        yhat=yhat,
+        score=scores,
+        weight=weight,
+        by=by,
+        labels=labels,
+        missing=missing,
+        nonfinite=nonfinite,
+        probability=scores is not None,
+        classes=False,
+    )
+    prep, pairs = pairs_of(prep, y, yhat, weight, labels)
     assert prep.classes is not None
-    check_labels_present(prep.classes, labels, y)
     if target_names is not None:
         n = len(labels) if labels is not None else len(prep.classes)
         if len(target_names) != n:
             raise InputError(
                 f"target_names has {len(target_names)} names for {n} classes",
-                role="target_names", rule="target_names",
+                role="target_names",
+                rule="target_names",
                 hint="give one name per class, in the class order (or pass labels=)",
             )
-    pairs = pair_counts(prep, y, yhat, weight)
     table = _report_table(pairs, prep, y, yhat, labels, target_names, zero_division)
     extras = baselines = None
     if scores is not None:
-        extras = metrics(prep.frame.collect(), y, yhat, score=score, metrics=list(SCORE_DEFAULT),
-                         pos_label=pos_label, labels=labels, by=by, weight=weight)
+        extras = metrics(
+            prep.frame.collect(),
+            y,
+            yhat,
+            score=score,
+            metrics=list(SCORE_DEFAULT),
+            pos_label=pos_label,
+            labels=labels,
+            by=by,
+            weight=weight,
+        )
         assert isinstance(extras, pl.DataFrame)
-        baselines = baseline(prep.frame.collect(), y, pos_label=pos_label, by=by, weight=weight,
-                             metrics=["accuracy", "balanced_accuracy", "f1", "log_loss", "brier"]
-                             if not isinstance(scores, dict) else ["accuracy",
-                                                                   "balanced_accuracy"])
+        baselines = baseline(
+            prep.frame.collect(),
+            y,
+            pos_label=pos_label,
+            by=by,
+            weight=weight,
+            metrics=["accuracy", "balanced_accuracy", "f1", "log_loss", "brier"]
+            if not isinstance(scores, dict)
+            else ["accuracy", "balanced_accuracy"],
+        )
         assert isinstance(baselines, pl.DataFrame)
     n_excluded: int | pl.DataFrame | None = None
     if prep.n_excluded is not None:
@@ -446,9 +570,15 @@ def report(
     return Report(table, prep.by, digits, weight is not None, extras, baselines, n_excluded)
 
 
-def _report_table(pairs: pl.LazyFrame, prep: Prepared, y: str, yhat: str,
-                  labels: Sequence[Any] | None, target_names: Sequence[str] | None,
-                  zero_division: _label.ZeroDivision) -> pl.DataFrame:
+def _report_table(
+    pairs: pl.LazyFrame,
+    prep: Prepared,
+    y: str,
+    yhat: str,
+    labels: Sequence[Any] | None,
+    target_names: Sequence[str] | None,
+    zero_division: _label.ZeroDivision,
+) -> pl.DataFrame:
     by = prep.by
     counts = counts_from_pairs(pairs, by, y, yhat, labels).collect()
     z = zero_division
@@ -460,13 +590,14 @@ def _report_table(pairs: pl.LazyFrame, prep: Prepared, y: str, yhat: str,
     names = pl.col("label").cast(pl.String)
     if target_names is not None:
         names = pl.lit(pl.Series(list(target_names))).gather(
-            pl.int_range(pl.len()).over(by or pl.lit(0)))
+            pl.int_range(pl.len()).over(by or pl.lit(0))
+        )
     per_class = counts.with_columns(
         prec.alias("precision"), rec.alias("recall"), f1.alias("f1"), names.alias("name")
     )
     # micro avg is accuracy unless labels= leaves out a class present in the data
-    present = pairs.select(pl.concat([pl.col(y), pl.col(yhat)]).unique()).collect().to_series()
-    micro_is_accuracy = labels is None or set(labels) >= set(present.to_list())
+    assert prep.classes is not None
+    micro_is_accuracy = labels is None or set(labels) >= set(prep.classes)
 
     agg = [
         _label.divide(tp.sum(), (tp + fp).sum(), z).alias("micro_p"),
@@ -478,29 +609,45 @@ def _report_table(pairs: pl.LazyFrame, prep: Prepared, y: str, yhat: str,
         *[_weighted(pl.col(m)).alias(f"weighted_{m[0]}") for m in ("precision", "recall", "f1")],
         sup.sum().alias("total"),
     ]
-    summary = (per_class.group_by(by, maintain_order=True).agg(agg) if by
-               else per_class.select(agg))
-    label_rows = per_class.select(*by, pl.col("name").alias("label"), "precision", "recall",
-                                  "f1", "support")
+    summary = per_class.group_by(by, maintain_order=True).agg(agg) if by else per_class.select(agg)
+    label_rows = per_class.select(
+        *by, pl.col("name").alias("label"), "precision", "recall", "f1", "support"
+    )
     micro_name = "accuracy" if micro_is_accuracy else "micro avg"
     null = pl.lit(None, pl.Float64)
     micro = summary.select(
-        *by, pl.lit(micro_name).alias("label"),
+        *by,
+        pl.lit(micro_name).alias("label"),
         (null if micro_is_accuracy else pl.col("micro_p")).alias("precision"),
         (null if micro_is_accuracy else pl.col("micro_r")).alias("recall"),
-        pl.col("micro_f").alias("f1"), pl.col("total").alias("support"),
+        pl.col("micro_f").alias("f1"),
+        pl.col("total").alias("support"),
     )
-    macro = summary.select(*by, pl.lit("macro avg").alias("label"), pl.col("macro_p").alias(
-        "precision"), pl.col("macro_r").alias("recall"), pl.col("macro_f").alias("f1"),
-        pl.col("total").alias("support"))
-    weighted = summary.select(*by, pl.lit("weighted avg").alias("label"),
-                              pl.col("weighted_p").alias("precision"),
-                              pl.col("weighted_r").alias("recall"),
-                              pl.col("weighted_f").alias("f1"), pl.col("total").alias("support"))
-    rows = pl.concat([label_rows.with_columns(pl.lit(0).alias("__k")),
-                      micro.with_columns(pl.lit(1).alias("__k")),
-                      macro.with_columns(pl.lit(2).alias("__k")),
-                      weighted.with_columns(pl.lit(3).alias("__k"))], how="vertical_relaxed")
+    macro = summary.select(
+        *by,
+        pl.lit("macro avg").alias("label"),
+        pl.col("macro_p").alias("precision"),
+        pl.col("macro_r").alias("recall"),
+        pl.col("macro_f").alias("f1"),
+        pl.col("total").alias("support"),
+    )
+    weighted = summary.select(
+        *by,
+        pl.lit("weighted avg").alias("label"),
+        pl.col("weighted_p").alias("precision"),
+        pl.col("weighted_r").alias("recall"),
+        pl.col("weighted_f").alias("f1"),
+        pl.col("total").alias("support"),
+    )
+    rows = pl.concat(
+        [
+            label_rows.with_columns(pl.lit(0).alias("__k")),
+            micro.with_columns(pl.lit(1).alias("__k")),
+            macro.with_columns(pl.lit(2).alias("__k")),
+            weighted.with_columns(pl.lit(3).alias("__k")),
+        ],
+        how="vertical_relaxed",
+    )
     rows = rows.with_columns(pl.int_range(pl.len()).alias("__i"))
     if by:
         rows = rows.sort([*by, "__k", "__i"], nulls_last=True, maintain_order=True)
@@ -551,8 +698,11 @@ def baseline(
     b = prep.by
     classes = prep.classes
     binary = average == "binary"
-    names = list(metrics) if metrics is not None else [*LABEL_DEFAULT,
-                                                        *(("log_loss", "brier") if binary else ())]
+    names = (
+        list(metrics)
+        if metrics is not None
+        else [*LABEL_DEFAULT, *(("log_loss", "brier") if binary else ())]
+    )
     known = (*LABEL_METRICS, "log_loss", "brier")
     for name in names:
         if name not in known:
@@ -563,45 +713,70 @@ def baseline(
     actual = prep.frame.group_by([*b, y]).agg(n.alias(N))
     # the majority class of each group: largest count, ties to the first in class order
     top = actual.sort([*b, N, y], descending=[*([False] * len(b)), True, False], nulls_last=True)
-    mode = (top.group_by(b, maintain_order=True).agg(pl.col(y).first().alias("__mode")) if b
-            else top.select(pl.col(y).first().alias("__mode")))
-    with_mode = actual.join(mode, on=b, how="left", nulls_equal=True) if b else \
-        actual.join(mode, how="cross")
+    mode = (
+        top.group_by(b, maintain_order=True).agg(pl.col(y).first().alias("__mode"))
+        if b
+        else top.select(pl.col(y).first().alias("__mode"))
+    )
+    with_mode = (
+        actual.join(mode, on=b, how="left", nulls_equal=True)
+        if b
+        else actual.join(mode, how="cross")
+    )
     yhat = "__clf_yhat"
     constant = with_mode.select(*b, y, pl.col("__mode").alias(yhat), N)
     # guessing: each actual class's total spread evenly over the group's k classes
     guesses = actual.select(*b, pl.col(y).alias(yhat))
-    per_group_k = (actual.group_by(b).agg(pl.len().alias("__k")) if b
-                   else actual.select(pl.len().alias("__k")))
-    uniform = (actual.join(guesses, on=b, how="inner", nulls_equal=True) if b
-               else actual.join(guesses, how="cross"))
-    uniform = (uniform.join(per_group_k, on=b, how="left", nulls_equal=True) if b
-               else uniform.join(per_group_k, how="cross"))
+    per_group_k = (
+        actual.group_by(b).agg(pl.len().alias("__k")) if b else actual.select(pl.len().alias("__k"))
+    )
+    uniform = (
+        actual.join(guesses, on=b, how="inner", nulls_equal=True)
+        if b
+        else actual.join(guesses, how="cross")
+    )
+    uniform = (
+        uniform.join(per_group_k, on=b, how="left", nulls_equal=True)
+        if b
+        else uniform.join(per_group_k, how="cross")
+    )
     uniform = uniform.with_columns((pl.col(N) / pl.col("__k")).alias(N)).drop("__k")
-    opts = {"average": average, "pos_label": pos_label, "labels": labels,
-            "zero_division": zero_division, "weight": N, "beta": 1.0}
+    opts = {
+        "average": average,
+        "pos_label": pos_label,
+        "labels": labels,
+        "zero_division": zero_division,
+        "weight": N,
+        "beta": 1.0,
+    }
     label_names = [x for x in names if x in LABEL_METRICS]
     frames = []
-    for strategy, pairs in (("most_frequent", constant), ("prior", constant),
-                            ("uniform", uniform)):
+    for strategy, pairs in (("most_frequent", constant), ("prior", constant), ("uniform", uniform)):
         exprs = [_label_metric(m, y, yhat, opts) for m in label_names]
-        part = _group_eval(pairs, b, exprs) if exprs else (
-            pairs.select(b).unique() if b else pl.LazyFrame({"__": [0]}).drop("__"))
-        prob = _proba_baseline(with_mode, strategy, b, y, pos_label,
-                               [x for x in names if x in ("log_loss", "brier")])
+        part = (
+            _group_eval(pairs, b, exprs)
+            if exprs
+            else (pairs.select(b).unique() if b else pl.LazyFrame({"__": [0]}).drop("__"))
+        )
+        prob = _proba_baseline(
+            with_mode, strategy, b, y, pos_label, [x for x in names if x in ("log_loss", "brier")]
+        )
         if prob is not None:
             part = _join_by(part, prob, b) if exprs else prob
         frames.append(part.with_columns(pl.lit(strategy).alias("strategy")))
     out = pl.concat(frames, how="vertical_relaxed").select(*b, "strategy", *names)
     if b:
-        out = out.with_columns(
-            pl.col("strategy").replace_strict(STRATEGIES, range(3)).alias("__s")
-        ).sort([*b, "__s"], nulls_last=True).drop("__s")
+        out = (
+            out.with_columns(pl.col("strategy").replace_strict(STRATEGIES, range(3)).alias("__s"))
+            .sort([*b, "__s"], nulls_last=True)
+            .drop("__s")
+        )
     return prep.finish(out)
 
 
-def _proba_baseline(with_mode: pl.LazyFrame, strategy: str, b: list[str], y: str,
-                    pos_label: Any, names: list[str]) -> pl.LazyFrame | None:
+def _proba_baseline(
+    with_mode: pl.LazyFrame, strategy: str, b: list[str], y: str, pos_label: Any, names: list[str]
+) -> pl.LazyFrame | None:
     """Log loss and Brier of a constant probability q for the positive class (binary).
 
     q is 1 or 0 (``most_frequent``), the positive share (``prior``) or 1/2 (``uniform``); log

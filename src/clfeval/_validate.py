@@ -86,7 +86,11 @@ def _missing_column(name: str, role: str, schema: pl.Schema) -> InputError:
     if close:
         hint += f"; did you mean {close[0]!r}?"
     return InputError(
-        f"column {name!r} ({role}) not found", column=name, role=role, rule="missing_column", hint=hint
+        f"column {name!r} ({role}) not found",
+        column=name,
+        role=role,
+        rule="missing_column",
+        hint=hint,
     )
 
 
@@ -176,26 +180,34 @@ def check_options(
         )
     if missing not in ("raise", "drop"):
         raise InputError(
-            f"missing={missing!r} is not 'raise' or 'drop'", role="missing", rule="option",
+            f"missing={missing!r} is not 'raise' or 'drop'",
+            role="missing",
+            rule="option",
             hint="'drop' leaves out rows with a null in a column the metric reads",
         )
     if nonfinite not in ("raise", "drop"):
         raise InputError(
-            f"nonfinite={nonfinite!r} is not 'raise' or 'drop'", role="nonfinite", rule="option",
+            f"nonfinite={nonfinite!r} is not 'raise' or 'drop'",
+            role="nonfinite",
+            rule="option",
             hint="'drop' leaves out rows whose score is NaN or infinite",
         )
     if labels is not None:
         labels = list(labels)
         if not labels:
             raise InputError(
-                "labels=[] lists no class", role="labels", rule="labels_empty",
+                "labels=[] lists no class",
+                role="labels",
+                rule="labels_empty",
                 hint="pass at least one class, or labels=None for every class in the data",
             )
         seen: list[Any] = []
         for label in labels:
             if label in seen:
                 raise InputError(
-                    f"labels lists {label!r} twice", role="labels", rule="labels_duplicate",
+                    f"labels lists {label!r} twice",
+                    role="labels",
+                    rule="labels_duplicate",
                     hint="list each class once, in the order you want them",
                 )
             seen.append(label)
@@ -249,13 +261,15 @@ def prepare(
     missing: Missing = "raise",
     nonfinite: Missing = "raise",
     probability: bool = False,
+    classes: bool = True,
 ) -> Prepared:
     """Check ``data`` for one evaluation and return it as a clean lazy frame.
 
     Raises :class:`InputError` for a missing column, incompatible label dtypes, and, on eager
     input, nulls (unless ``missing="drop"``), NaN or infinite scores (unless
     ``nonfinite="drop"``), non-integral float labels, NaN/infinite/negative weights and, when
-    ``probability`` is set, scores outside [0, 1].
+    ``probability`` is set, scores outside [0, 1]. ``classes=False`` skips collecting the class
+    set (label frame functions read it from their small confusion frame instead).
     """
     if not isinstance(data, pl.DataFrame | pl.LazyFrame):
         raise InputError(
@@ -269,8 +283,15 @@ def prepare(
     lf = data.lazy()
     schema = lf.collect_schema()
     by_cols = as_by(by)
-    scores = {} if score is None else ({"score": score} if isinstance(score, str) else
-                                       {f"score[{k}]": v for k, v in score.items()})
+    scores = (
+        {}
+        if score is None
+        else (
+            {"score": score}
+            if isinstance(score, str)
+            else {f"score[{k}]": v for k, v in score.items()}
+        )
+    )
     roles: dict[str, str] = {"y": y}
     if yhat is not None:
         roles["yhat"] = yhat
@@ -303,12 +324,21 @@ def prepare(
         if schema[c].is_float():
             bad_mask = bad_mask | ~pl.col(c).is_finite().fill_null(True)
 
-    classes: list[Any] | None = None
+    class_list: list[Any] | None = None
     n_excluded: pl.DataFrame | None = None
     if eager:
-        classes = _scan(
-            lf, schema, roles, scores, weight, label_cols, cast, null_mask, bad_mask,
-            missing=missing, nonfinite=nonfinite, probability=probability,
+        class_list = _scan(
+            lf,
+            schema,
+            roles,
+            label_cols,
+            cast,
+            null_mask,
+            bad_mask,
+            missing=missing,
+            nonfinite=nonfinite,
+            probability=probability,
+            classes=classes,
         )
         drop = pl.lit(False)
         if missing == "drop":
@@ -319,12 +349,18 @@ def prepare(
             n_excluded = _count_excluded(lf, by_cols, drop)
             lf = lf.filter(~drop)
     else:
-        lf = lf.filter(~(null_mask | pl.any_horizontal(
-            [pl.col(c).is_nan() for c in scores.values() if schema[c].is_float()] or [pl.lit(False)]
-        ).fill_null(False)))
+        lf = lf.filter(
+            ~(
+                null_mask
+                | pl.any_horizontal(
+                    [pl.col(c).is_nan() for c in scores.values() if schema[c].is_float()]
+                    or [pl.lit(False)]
+                ).fill_null(False)
+            )
+        )
     if cast is not None:
         lf = lf.with_columns(pl.col(label_cols).cast(cast))
-    return Prepared(lf, by_cols, eager, classes, n_excluded, roles)
+    return Prepared(lf, by_cols, eager, class_list, n_excluded, roles)
 
 
 def _count_excluded(lf: pl.LazyFrame, by: list[str], drop: pl.Expr) -> pl.DataFrame:
@@ -338,8 +374,6 @@ def _scan(
     lf: pl.LazyFrame,
     schema: pl.Schema,
     roles: Mapping[str, str],
-    scores: Mapping[str, str],
-    weight: str | None,
     label_cols: list[str],
     cast: pl.DataType | None,
     null_mask: pl.Expr,
@@ -348,7 +382,8 @@ def _scan(
     missing: Missing,
     nonfinite: Missing,
     probability: bool,
-) -> list[Any]:
+    classes: bool,
+) -> list[Any] | None:
     """One pass over eager data: raise for the first problem found, return the class list."""
     checks: list[tuple[str, str, str, pl.Expr, pl.Expr, str]] = []
     for role, name in roles.items():
@@ -359,7 +394,9 @@ def _scan(
         checks.append((role, name, "null", is_null.sum(), _rows(is_null), "null value(s)"))
         dtype = schema[name]
         for rule, count, rows, text in _value_checks(
-            role, name, dtype,
+            role,
+            name,
+            dtype,
             finite=role.startswith("score"),
             probability=probability and role.startswith("score"),
             weight=role == "weight",
@@ -367,16 +404,33 @@ def _scan(
             checks.append((role, name, rule, count, rows, text))
         if role in ("y", "yhat") and dtype.is_float():
             frac = (col != col.round(0)) & col.is_finite()
-            checks.append((role, name, "continuous_labels", frac.sum(), _rows(frac),
-                           "non-integral value(s)"))
+            checks.append(
+                (role, name, "continuous_labels", frac.sum(), _rows(frac), "non-integral value(s)")
+            )
+    if isinstance(cast, pl.Enum) and len(label_cols) == 2:
+        other = label_cols[1] if isinstance(schema[label_cols[0]], pl.Enum) else label_cols[0]
+        unknown = pl.col(other).is_not_null() & ~pl.col(other).cast(pl.String).is_in(
+            cast.categories.to_list()
+        )
+        checks.append(
+            (
+                "yhat" if other == label_cols[-1] else "y",
+                other,
+                "unknown_category",
+                unknown.sum(),
+                _rows(unknown),
+                "value(s) that are not Enum categories",
+            )
+        )
     exprs = []
     for i, (_, _, _, count, rows, _) in enumerate(checks):
         exprs += [count.cast(pl.Int64).alias(f"n{i}"), rows.alias(f"r{i}")]
     keep = ~null_mask
     if nonfinite == "drop":
         keep = keep & ~bad_mask.fill_null(False)
-    for j, c in enumerate(label_cols):
-        exprs.append(pl.col(c).filter(keep).unique().implode().alias(f"c{j}"))
+    if classes:
+        for j, c in enumerate(label_cols):
+            exprs.append(pl.col(c).filter(keep).unique().implode().alias(f"c{j}"))
     exprs.append(pl.len().alias("n_rows"))
     exprs.append(keep.sum().alias("n_kept"))
     row = lf.select(exprs).collect().row(0, named=True)
@@ -393,7 +447,10 @@ def _scan(
         more = ", ..." if n_bad > MAX_EXAMPLES else ""
         raise InputError(
             f"column {name!r} ({role}) has {n_bad} {text} (rows {rows}{more})",
-            column=name, role=role, rule=rule, hint=_FIX[rule if rule in _FIX else "null"],
+            column=name,
+            role=role,
+            rule=rule,
+            hint=_FIX[rule if rule in _FIX else "null"],
         )
     if row["n_rows"] == 0 or row["n_kept"] == 0:
         gone = row["n_rows"] - row["n_kept"]
@@ -402,25 +459,11 @@ def _scan(
             rule="empty",
             hint="metrics need at least one row with every column it reads present",
         )
-    values = set()
-    for j, c in enumerate(label_cols):
-        values.update(row[f"c{j}"])
-    if isinstance(cast, pl.Enum) and len(label_cols) == 2:
-        cats = set(cast.categories.to_list())
-        unknown = sorted(v for v in values if v not in cats)
-        if unknown:
-            other = label_cols[1] if isinstance(schema[label_cols[0]], pl.Enum) else label_cols[0]
-            raise InputError(
-                f"column {other!r} holds {unknown[:MAX_EXAMPLES]!r}, not categories of the Enum",
-                column=other, role="yhat" if other == label_cols[-1] else "y",
-                rule="unknown_category", hint=_FIX["unknown_category"],
-            )
-    series = pl.Series(list(values))
-    if cast is not None and series.dtype != pl.Null:
-        series = series.cast(cast)
-    elif len(label_cols) and series.dtype != pl.Null:
-        series = series.cast(schema[label_cols[0]])
-    return series.sort().to_list()
+    if not classes:
+        return None
+    parts = [pl.Series(row[f"c{j}"], dtype=schema[c]) for j, c in enumerate(label_cols)]
+    values = pl.concat([p.cast(cast) if cast is not None else p for p in parts])
+    return values.unique().sort().to_list()
 
 
 def check_pos_label(
@@ -433,13 +476,17 @@ def check_pos_label(
         raise InputError(
             f"column {y!r} (y) has {len(classes)} classes {list(classes)[:10]!r} but "
             "average='binary'",
-            column=y, role="y", rule="multiclass_binary",
+            column=y,
+            role="y",
+            rule="multiclass_binary",
             hint="choose average='macro', 'micro', 'weighted' or None",
         )
-    if pos_label not in classes and not (labels is not None and pos_label in labels):
+    if pos_label not in classes and len(classes) >= 2:
         raise InputError(
             f"pos_label={pos_label!r} is not a class of {y!r}; the classes are {list(classes)!r}",
-            column=y, role="pos_label", rule="pos_label",
+            column=y,
+            role="pos_label",
+            rule="pos_label",
             hint="pass pos_label= with the class that counts as positive",
         )
 
@@ -450,6 +497,8 @@ def check_labels_present(classes: Sequence[Any], labels: Sequence[Any] | None, y
         raise InputError(
             f"none of labels={list(labels)!r} occurs in the data; the classes are "
             f"{list(classes)[:10]!r}",
-            column=y, role="labels", rule="labels_absent",
+            column=y,
+            role="labels",
+            rule="labels_absent",
             hint="list classes that occur in y or yhat",
         )
