@@ -33,6 +33,10 @@ CREATE OR REPLACE MACRO _clf_weight(weight) AS
 CREATE OR REPLACE MACRO _clf_sum(cond, weight) AS
     coalesce(sum(CASE WHEN cond THEN _clf_weight(weight) END), 0.0::DOUBLE);
 
+-- fn(value) with value computed once: a let-binding (macro arguments are substituted as text,
+-- so a formula that names its argument ten times would otherwise plan it ten times).
+CREATE OR REPLACE MACRO _clf_let(value, fn) AS list_transform([value], fn)[1];
+
 -- A NaN score or probability counts as NULL in the aggregate macros.
 CREATE OR REPLACE MACRO _clf_num(x) AS
     CASE WHEN isnan(CAST(x AS DOUBLE)) THEN NULL ELSE CAST(x AS DOUBLE) END;

@@ -7,7 +7,8 @@
 -- _clf_score_counts: one GROUP BY (group, score), then running sums over the DISTINCT scores
 -- (highest first), so tied scores form one threshold and any window frame is exact.
 
--- Binary counts for the aggregate macros: class pos_label against the rest.
+-- Binary counts for the aggregate macros: class pos_label against the rest. _clf_binary packs
+-- the four into one struct, so that a metric can bind them once with _clf_let.
 CREATE OR REPLACE MACRO _clf_tp(y, yhat, pos_label, weight) AS
     _clf_sum(y = pos_label AND yhat = pos_label, weight);
 CREATE OR REPLACE MACRO _clf_fp(y, yhat, pos_label, weight) AS
@@ -16,6 +17,10 @@ CREATE OR REPLACE MACRO _clf_fn(y, yhat, pos_label, weight) AS
     _clf_sum(y = pos_label AND yhat <> pos_label, weight);
 CREATE OR REPLACE MACRO _clf_tn(y, yhat, pos_label, weight) AS
     _clf_sum(y <> pos_label AND yhat <> pos_label, weight);
+CREATE OR REPLACE MACRO _clf_binary(y, yhat, pos_label, weight) AS
+    struct_pack(
+        tp := _clf_tp(y, yhat, pos_label, weight), fp := _clf_fp(y, yhat, pos_label, weight),
+        fn := _clf_fn(y, yhat, pos_label, weight), tn := _clf_tn(y, yhat, pos_label, weight));
 
 -- (__clf_key, __clf_y, __clf_yhat, __clf_w) for every input row; nothing left out yet.
 CREATE OR REPLACE MACRO _clf_label_rows(tbl, y, yhat, group_cols, weight_col) AS TABLE
@@ -39,26 +44,28 @@ WITH pairs AS MATERIALIZED (
     WHERE __clf_y IS NOT NULL AND __clf_yhat IS NOT NULL AND __clf_w IS NOT NULL
     GROUP BY ALL
 ),
-seen AS (
-    SELECT __clf_key, actual AS label FROM pairs
-    UNION
-    SELECT __clf_key, predicted AS label FROM pairs
+-- each pair counts once for its actual class (truth) and once for its predicted class
+per_class AS (
+    SELECT __clf_key, label,
+        coalesce(sum(n) FILTER (WHERE truth AND actual = predicted), 0) AS tp,
+        coalesce(sum(n) FILTER (WHERE NOT truth), 0) AS pred,
+        coalesce(sum(n) FILTER (WHERE truth), 0) AS support,
+        row_number() OVER (PARTITION BY __clf_key ORDER BY label) AS __clf_ord
+    FROM (
+        SELECT __clf_key, actual, predicted, n,
+            unnest([actual, predicted]) AS label, unnest([true, false]) AS truth
+        FROM pairs
+    )
+    GROUP BY __clf_key, label
 ),
+totals AS (SELECT __clf_key, sum(n) AS total FROM pairs GROUP BY ALL),
 classes AS (
-    SELECT __clf_key, label, row_number() OVER (PARTITION BY __clf_key ORDER BY label) AS __clf_ord
-    FROM seen
-    WHERE labels IS NULL
+    SELECT __clf_key, label, __clf_ord FROM per_class WHERE labels IS NULL
     UNION ALL
     SELECT __clf_key, unnest(labels) AS label, unnest(range(1, len(labels) + 1)) AS __clf_ord
-    FROM (SELECT DISTINCT __clf_key FROM pairs)
+    FROM totals
     WHERE labels IS NOT NULL
-),
-hits AS (
-    SELECT __clf_key, actual AS label, sum(n) AS tp FROM pairs WHERE actual = predicted GROUP BY ALL
-),
-said AS (SELECT __clf_key, predicted AS label, sum(n) AS pred FROM pairs GROUP BY ALL),
-truth AS (SELECT __clf_key, actual AS label, sum(n) AS support FROM pairs GROUP BY ALL),
-totals AS (SELECT __clf_key, sum(n) AS total FROM pairs GROUP BY ALL)
+)
 SELECT
     __clf_key, actual, predicted, n, NULL::BIGINT AS __clf_ord,
     NULL::DOUBLE AS tp, NULL::DOUBLE AS pred, NULL::DOUBLE AS support, NULL::DOUBLE AS total
@@ -66,12 +73,10 @@ FROM pairs
 UNION ALL
 SELECT
     c.__clf_key, c.label, c.label, NULL, c.__clf_ord,
-    coalesce(hits.tp, 0.0), coalesce(said.pred, 0.0), coalesce(truth.support, 0.0), totals.total
+    coalesce(p.tp, 0.0), coalesce(p.pred, 0.0), coalesce(p.support, 0.0), totals.total
 FROM classes AS c
 JOIN totals USING (__clf_key)
-LEFT JOIN hits USING (__clf_key, label)
-LEFT JOIN said USING (__clf_key, label)
-LEFT JOIN truth USING (__clf_key, label);
+LEFT JOIN per_class AS p USING (__clf_key, label);
 
 -- (__clf_key, __clf_pos, __clf_s, __clf_w) for the rows with y, score and weight present.
 CREATE OR REPLACE MACRO _clf_score_rows(tbl, y, score, group_cols, weight_col, pos_label) AS TABLE

@@ -110,30 +110,24 @@ COMMENT ON MACRO clf_jaccard IS
 'Jaccard index: tp / (tp + fp + fn) for the class pos_label. Aggregate macro: clf_jaccard(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no actual and no predicted positive the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Python twin: clfeval.jaccard; scikit-learn: jaccard_score.';
 
 CREATE OR REPLACE MACRO clf_mcc(y, yhat, pos_label := 1, weight := NULL) AS
-    _clf_mcc(
-        _clf_tp(y, yhat, pos_label, weight), _clf_fp(y, yhat, pos_label, weight),
-        _clf_fn(y, yhat, pos_label, weight), _clf_tn(y, yhat, pos_label, weight));
+    _clf_let(_clf_binary(y, yhat, pos_label, weight), lambda c: _clf_mcc(c.tp, c.fp, c.fn, c.tn));
 
 COMMENT ON MACRO clf_mcc IS
 'Matthews correlation coefficient of pos_label against the rest: (tp tn - fp fn) / sqrt((tp + fp)(tp + fn)(tn + fp)(tn + fn)), in scikit-learn''s covariance form. Aggregate macro: clf_mcc(y, yhat, pos_label := 1, weight := NULL). 0.0 when a factor of the denominator is 0, as scikit-learn. Equals matthews_corrcoef on two-class data; for the multiclass coefficient use clf_metrics. Rows with a NULL in y, yhat or weight are left out. Python twin: clfeval.mcc.';
 
 CREATE OR REPLACE MACRO clf_balanced_accuracy(y, yhat, pos_label := 1, adjusted := false, weight := NULL) AS
-    CASE
-        WHEN adjusted THEN _clf_adjusted(
-            _clf_tp(y, yhat, pos_label, weight), _clf_fp(y, yhat, pos_label, weight),
-            _clf_fn(y, yhat, pos_label, weight), _clf_tn(y, yhat, pos_label, weight))
-        ELSE _clf_balanced(
-            _clf_tp(y, yhat, pos_label, weight), _clf_fp(y, yhat, pos_label, weight),
-            _clf_fn(y, yhat, pos_label, weight), _clf_tn(y, yhat, pos_label, weight))
-    END;
+    _clf_let(
+        _clf_binary(y, yhat, pos_label, weight),
+        lambda c: CASE
+            WHEN adjusted THEN _clf_adjusted(c.tp, c.fp, c.fn, c.tn)
+            ELSE _clf_balanced(c.tp, c.fp, c.fn, c.tn)
+        END);
 
 COMMENT ON MACRO clf_balanced_accuracy IS
 'Balanced accuracy of pos_label against the rest: the mean of recall and specificity over the classes present in y. Aggregate macro: clf_balanced_accuracy(y, yhat, pos_label := 1, adjusted := false, weight := NULL); adjusted rescales so chance is 0 (NULL with one class). NULL when no row is left. Equals balanced_accuracy_score on two-class data; for multiclass data use clf_metrics. Rows with a NULL in y, yhat or weight are left out. Python twin: clfeval.balanced_accuracy.';
 
 CREATE OR REPLACE MACRO clf_cohen_kappa(y, yhat, pos_label := 1, weight := NULL) AS
-    _clf_kappa(
-        _clf_tp(y, yhat, pos_label, weight), _clf_fp(y, yhat, pos_label, weight),
-        _clf_fn(y, yhat, pos_label, weight), _clf_tn(y, yhat, pos_label, weight));
+    _clf_let(_clf_binary(y, yhat, pos_label, weight), lambda c: _clf_kappa(c.tp, c.fp, c.fn, c.tn));
 
 COMMENT ON MACRO clf_cohen_kappa IS
 'Cohen''s kappa (unweighted) of pos_label against the rest: 1 - observed disagreement / disagreement expected by chance. Aggregate macro: clf_cohen_kappa(y, yhat, pos_label := 1, weight := NULL). NULL when the expected disagreement is 0 (one class only) or no row is left, as scikit-learn''s default replace_undefined_by=nan. Equals cohen_kappa_score on two-class data. Rows with a NULL in y, yhat or weight are left out. Python twin: clfeval.cohen_kappa.';
@@ -154,13 +148,33 @@ CREATE OR REPLACE MACRO clf_metrics(
     labels := NULL, zero_division := 0.0
 ) AS TABLE
 WITH base AS MATERIALIZED (FROM _clf_label_counts(tbl, y, yhat, group_cols, weight_col, labels)),
-pairs AS (SELECT __clf_key, actual, predicted, n FROM base WHERE __clf_ord IS NULL),
-classes AS (SELECT __clf_key, tp, pred, support FROM base WHERE __clf_ord IS NOT NULL),
+pairs AS (
+    SELECT __clf_key, actual, predicted, n,
+        labels IS NULL OR (list_contains(labels, actual) AND list_contains(labels, predicted))
+            AS listed
+    FROM base WHERE __clf_ord IS NULL
+),
+-- Per class seen in the data: its recall (balanced accuracy) and its actual and predicted
+-- totals over the rows whose classes are both listed (the multiclass MCC).
 seen AS (
-    SELECT __clf_key, count(*) AS n_seen,
-        bool_or(average = 'binary' AND label = pos_label) AS has_pos
-    FROM (SELECT __clf_key, actual AS label FROM pairs UNION SELECT __clf_key, predicted FROM pairs)
-    GROUP BY ALL
+    SELECT __clf_key, label,
+        _clf_div(
+            coalesce(sum(n) FILTER (WHERE truth AND actual = predicted), 0),
+            sum(n) FILTER (WHERE truth), NULL) AS recall,
+        coalesce(sum(n) FILTER (WHERE truth AND listed), 0) AS t,
+        coalesce(sum(n) FILTER (WHERE NOT truth AND listed), 0) AS p
+    FROM (
+        SELECT *, unnest([actual, predicted]) AS label, unnest([true, false]) AS truth FROM pairs
+    )
+    GROUP BY __clf_key, label
+),
+per_group AS (
+    SELECT __clf_key,
+        count(*) AS n_seen,
+        bool_or(average = 'binary' AND label = pos_label) AS has_pos,
+        avg(recall) AS balanced_accuracy,
+        sum(t * p) AS tp_dot, sum(t * t) AS tt, sum(p * p) AS pp
+    FROM seen GROUP BY ALL
 ),
 checked AS (
     SELECT CASE
@@ -177,53 +191,18 @@ checked AS (
             CAST(pos_label AS VARCHAR), _clf_quoted(y)))
         ELSE true
     END AS ok
-    FROM seen
+    FROM per_group
 ),
 overall AS (
     SELECT __clf_key,
         _clf_div(coalesce(sum(n) FILTER (WHERE actual = predicted), 0), sum(n), NULL) AS accuracy,
-        coalesce(sum(n) FILTER (WHERE average = 'binary' AND actual = pos_label AND predicted = pos_label), 0) AS b_tp,
+        coalesce(sum(n) FILTER (WHERE listed), 0) AS s,
+        coalesce(sum(n) FILTER (WHERE listed AND actual = predicted), 0) AS c,
+        coalesce(sum(n) FILTER (
+            WHERE average = 'binary' AND actual = pos_label AND predicted = pos_label), 0) AS b_tp,
         coalesce(sum(n) FILTER (WHERE average = 'binary' AND predicted = pos_label), 0) AS b_pred,
         coalesce(sum(n) FILTER (WHERE average = 'binary' AND actual = pos_label), 0) AS b_support
     FROM pairs GROUP BY ALL
-),
-recalls AS (
-    SELECT __clf_key, avg(r) AS balanced_accuracy
-    FROM (
-        SELECT __clf_key,
-            _clf_div(coalesce(sum(n) FILTER (WHERE actual = predicted), 0), sum(n), NULL) AS r
-        FROM pairs GROUP BY __clf_key, actual
-    )
-    GROUP BY ALL
-),
--- MCC over the confusion matrix restricted to the listed classes (all classes without labels).
-kept AS (
-    SELECT * FROM pairs
-    WHERE labels IS NULL OR (list_contains(labels, actual) AND list_contains(labels, predicted))
-),
-truth AS (SELECT __clf_key, actual AS label, sum(n) AS t FROM kept GROUP BY ALL),
-said AS (SELECT __clf_key, predicted AS label, sum(n) AS p FROM kept GROUP BY ALL),
-cov AS (
-    SELECT __clf_key,
-        coalesce(sum(coalesce(truth.t, 0) * coalesce(said.p, 0)), 0) AS tp_dot,
-        coalesce(sum(truth.t * truth.t), 0) AS tt,
-        coalesce(sum(said.p * said.p), 0) AS pp
-    FROM truth FULL JOIN said USING (__clf_key, label)
-    GROUP BY ALL
-),
-mcc AS (
-    SELECT k.__clf_key,
-        _clf_div(
-            s.c * s.s - coalesce(cov.tp_dot, 0),
-            sqrt(greatest((s.s * s.s - coalesce(cov.pp, 0)) * (s.s * s.s - coalesce(cov.tt, 0)), 0)),
-            0.0) AS mcc
-    FROM (SELECT DISTINCT __clf_key FROM pairs) AS k
-    LEFT JOIN (
-        SELECT __clf_key, coalesce(sum(n), 0) AS s,
-            coalesce(sum(n) FILTER (WHERE actual = predicted), 0) AS c
-        FROM kept GROUP BY ALL
-    ) AS s USING (__clf_key)
-    LEFT JOIN cov USING (__clf_key)
 ),
 averaged AS (
     SELECT __clf_key,
@@ -234,10 +213,10 @@ averaged AS (
         _clf_weighted_avg(_clf_div(tp, pred, zero_division), support) AS weighted_p,
         _clf_weighted_avg(_clf_div(tp, support, zero_division), support) AS weighted_r,
         _clf_weighted_avg(_clf_div(2 * tp, support + pred, zero_division), support) AS weighted_f
-    FROM classes GROUP BY ALL
+    FROM base WHERE __clf_ord IS NOT NULL GROUP BY ALL
 ),
 result AS (
-    SELECT o.__clf_key, o.accuracy, r.balanced_accuracy,
+    SELECT o.__clf_key, o.accuracy, g.balanced_accuracy,
         CASE average
             WHEN 'binary' THEN _clf_div(o.b_tp, o.b_pred, zero_division)
             WHEN 'micro' THEN _clf_div(a.m_tp, a.m_pred, zero_division)
@@ -256,17 +235,25 @@ result AS (
             WHEN 'macro' THEN a.macro_f
             WHEN 'weighted' THEN a.weighted_f
         END AS f1,
-        CAST(m.mcc AS DOUBLE) AS mcc
+        -- Gorodkin's multiclass MCC in scikit-learn's form; 0.0 when the denominator is 0
+        _clf_div(
+            o.c * o.s - coalesce(g.tp_dot, 0),
+            sqrt(greatest((o.s * o.s - coalesce(g.pp, 0)) * (o.s * o.s - coalesce(g.tt, 0)), 0)),
+            0.0) AS mcc
     FROM overall AS o
-    LEFT JOIN recalls AS r USING (__clf_key)
-    LEFT JOIN averaged AS a USING (__clf_key)
-    LEFT JOIN mcc AS m USING (__clf_key)
-    , checked
+    JOIN per_group AS g USING (__clf_key)
+    JOIN averaged AS a USING (__clf_key), checked
     WHERE checked.ok
 )
 SELECT * EXCLUDE (__clf_nogroup, __clf_key)
 FROM (
-    SELECT unnest(__clf_key), __clf_key, accuracy, balanced_accuracy, precision, recall, f1, mcc
+    SELECT unnest(__clf_key), __clf_key,
+        CAST(accuracy AS DOUBLE) AS accuracy,
+        CAST(balanced_accuracy AS DOUBLE) AS balanced_accuracy,
+        CAST(precision AS DOUBLE) AS precision,
+        CAST(recall AS DOUBLE) AS recall,
+        CAST(f1 AS DOUBLE) AS f1,
+        CAST(mcc AS DOUBLE) AS mcc
     FROM result
 )
 ORDER BY __clf_key;

@@ -100,6 +100,20 @@ class Case:
     def sw(self, idx):
         return self.w[idx] if self.weighted else None
 
+    def args(self, metric: str, **kw) -> dict:
+        """query() arguments for the case's table ``preds`` (kw overrides)."""
+        base = {
+            "table": "preds",
+            "y": "y",
+            "group_cols": GROUPS,
+            "weight": "w" if self.weighted else None,
+            "pos_label": self.pos_label,
+        }
+        role = {"metrics": "yhat", **dict.fromkeys(PROB_CAPS, "proba")}.get(metric, "score")
+        if metric in ("counts", "confusion", "report"):
+            role = "yhat"
+        return base | {role: {"yhat": "yhat"}.get(role, "s")} | kw
+
     def dead(self, idx) -> bool:
         """All weights zero: scikit-learn refuses such weights, so the group is checked apart."""
         return self.weighted and not self.w[idx].any()
@@ -127,26 +141,18 @@ def cases(draw, *, binary=False):
 
 
 def run(case: Case, metric: str, **kw) -> list[tuple]:
+    """The DuckDB result of `metric` on the case, grouped by g1, g2."""
     con = duckdb.connect()
     con.register("arrow_preds", case.arrow())
     con.execute("CREATE TABLE preds AS SELECT * FROM arrow_preds")
-    sql = query(
-        metric,
-        table="preds",
-        y="y",
-        group_cols=GROUPS,
-        weight="w" if case.weighted else None,
-        pos_label=case.pos_label,
-        **kw,
-    )
-    return con.execute(sql).fetchall()
+    return con.execute(query(metric, **case.args(metric, **kw))).fetchall()
 
 
-def by_group(rows: list[tuple]) -> dict[tuple, list[tuple]]:
-    out: dict[tuple, list[tuple]] = {}
-    for r in rows:
-        out.setdefault(r[:2], []).append(r[2:])
-    return out
+def quiet(fn, *args, **kw):
+    """scikit-learn warns on one-class groups and zero divisions; the numbers are checked."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return fn(*args, **kw)
 
 
 def close(a, b) -> bool:
@@ -166,217 +172,246 @@ def assert_rows(actual: list[tuple], expected: list[tuple], what: str = "") -> N
         assert all(close(x, z) for x, z in zip(a, e)), f"{what}: {a} != {e}\n{actual}\n{expected}"
 
 
-def assert_grouped(case: Case, rows: list[tuple], expected: dict, what: str) -> None:
-    keys = [r[:2] for r in rows]
+def check(rows: list[tuple], expected: dict, what: str) -> None:
+    """Groups sorted (nulls last) and equal to `expected`; None entries are not compared."""
+    keys = [tuple(r[:2]) for r in rows]
     assert keys == sorted(keys, key=lambda k: tuple((v is None, v or 0) for v in k)), what
-    got = by_group(rows)
+    got: dict[tuple, list[tuple]] = {}
+    for r in rows:
+        got.setdefault(tuple(r[:2]), []).append(tuple(r[2:]))
     assert list(got) == list(expected), f"{what}: groups {list(got)} != {list(expected)}"
     for key, exp_rows in expected.items():
-        assert_rows(got[key], exp_rows, f"{what} {key}")
+        if exp_rows is not None:
+            assert_rows(got[key], exp_rows, f"{what} {key}")
 
 
-def quiet(fn, *args, **kw):
-    """scikit-learn warns on one-class groups and zero divisions; the numbers are checked."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return fn(*args, **kw)
+# --------------------------------------------------------------------------- scikit-learn side
 
 
-# --------------------------------------------------------------------------- label capabilities
+def _label_rows(case: Case, metric: str, idx, labels, average, zero_division):
+    y, yhat, sw = case.y[idx], case.yhat[idx], case.sw(idx)
+    zd = np.nan if zero_division is None else zero_division
+    if case.dead(idx):  # scikit-learn refuses all-zero weights
+        if metric == "counts":
+            return [(lab, 0, 0, 0, 0, 0) for lab in labels]
+        if metric == "confusion":
+            return [(a, p, 0) for a in labels for p in labels]
+        return None
+    if metric == "counts":
+        mcm = quiet(multilabel_confusion_matrix, y, yhat, labels=labels, sample_weight=sw)
+        return [
+            (lab, m[1, 1], m[0, 1], m[1, 0], m[0, 0], m[1, 1] + m[1, 0])
+            for lab, m in zip(labels, mcm)
+        ]
+    if metric == "confusion":
+        cm = quiet(confusion_matrix, y, yhat, labels=labels, sample_weight=sw)
+        return [(a, p, cm[i, j]) for i, a in enumerate(labels) for j, p in enumerate(labels)]
+    if metric == "report":
+        rep = quiet(
+            classification_report, y, yhat, sample_weight=sw, output_dict=True, zero_division=zd
+        )
+        total = float(np.sum(sw)) if sw is not None else len(idx)
+        keys = ("precision", "recall", "f1-score")
+        rows = [(str(lab), *(rep[str(lab)][k] for k in (*keys, "support"))) for lab in labels]
+        rows.append(("accuracy", None, None, rep["accuracy"], total))
+        rows += [
+            (avg, *(rep[avg][k] for k in keys), total) for avg in ("macro avg", "weighted avg")
+        ]
+        return rows
+    extra = {"pos_label": case.pos_label} if average == "binary" else {}
+    kw = {"average": average, "sample_weight": sw, "zero_division": zd, **extra}
+    return [
+        (
+            quiet(accuracy_score, y, yhat, sample_weight=sw),
+            quiet(balanced_accuracy_score, y, yhat, sample_weight=sw),
+            quiet(precision_score, y, yhat, **kw),
+            quiet(recall_score, y, yhat, **kw),
+            quiet(f1_score, y, yhat, **kw),
+            quiet(matthews_corrcoef, y, yhat, sample_weight=sw),
+        )
+    ]
+
+
+def _spec(yt, yp, **kw):
+    return recall_score(yt, yp, pos_label=0, zero_division=0.0, **kw)
+
+
+def _fpr(yt, yp, sample_weight=None):
+    neg = yt == 0
+    total = neg.sum() if sample_weight is None else sample_weight[neg].sum()
+    return 1.0 - _spec(yt, yp, sample_weight=sample_weight) if total > 0 else 0.0
+
+
+THRESHOLD_METRICS = [
+    lambda yt, yp, **kw: precision_score(yt, yp, zero_division=0.0, **kw),
+    lambda yt, yp, **kw: recall_score(yt, yp, zero_division=0.0, **kw),
+    _spec,
+    _fpr,
+    lambda yt, yp, **kw: f1_score(yt, yp, zero_division=0.0, **kw),
+    accuracy_score,
+    matthews_corrcoef,
+]
+
+
+def _score_rows(case: Case, metric: str, idx, drop):
+    yb, s, sw = case.yb(idx), case.s[idx], case.sw(idx)
+    if metric == "roc_curve":
+        fpr, tpr, thr = quiet(roc_curve, yb, s, sample_weight=sw, drop_intermediate=drop)
+        return list(zip(thr, fpr, tpr))
+    if metric == "pr_curve":
+        prec, rec, thr = quiet(
+            precision_recall_curve, yb, s, sample_weight=sw, drop_intermediate=drop
+        )
+        return [*zip(thr, prec, rec), (None, prec[-1], rec[-1])]
+    if metric == "det_curve":
+        if len(set(yb.tolist())) < 2:
+            return None  # scikit-learn raises; the SQL rates are null (checked separately)
+        fpr, fnr, thr = quiet(det_curve, yb, s, sample_weight=sw, drop_intermediate=drop)
+        return list(zip(thr, fpr, fnr))
+    if metric == "auroc":
+        return [(quiet(roc_auc_score, yb, s, sample_weight=sw),)]
+    if metric == "average_precision":
+        return [(quiet(average_precision_score, yb, s, sample_weight=sw),)]
+    tns, fps, fns, tps, thr = quiet(confusion_matrix_at_thresholds, yb, s, sample_weight=sw)
+    cols = [quiet(metric_at_thresholds, yb, s, f, sample_weight=sw)[0] for f in THRESHOLD_METRICS]
+    return [
+        (thr[k], tps[k], fps[k], fns[k], tns[k], *(c[k] for c in cols)) for k in range(len(thr))
+    ]
+
+
+def _prob_rows(case: Case, metric: str, idx, n_bins):
+    yb, p, sw = case.yb(idx), case.s[idx], case.sw(idx)
+    if metric in ("log_loss", "brier"):
+        if case.dead(idx):
+            return [(None,)]
+        if metric == "log_loss":
+            return [(quiet(log_loss, yb, p, labels=[0, 1], sample_weight=sw),)]
+        return [(quiet(brier_score_loss, yb, p, pos_label=1, sample_weight=sw),)]
+    reps = sw.astype(int) if sw is not None else np.ones(len(idx), dtype=int)
+    if not reps.any():
+        return []  # all weights zero: no calibration bin
+    ry, rp = np.repeat(yb, reps), np.repeat(p, reps)  # integer weights = repeated rows
+    frac, mean = quiet(calibration_curve, ry, rp, n_bins=n_bins, pos_label=1)
+    counts = np.bincount(np.searchsorted(np.linspace(0, 1, n_bins + 1)[1:-1], rp), minlength=n_bins)
+    return list(zip(np.flatnonzero(counts), mean, frac, counts[counts > 0]))
+
+
+def reference(
+    case: Case,
+    metric: str,
+    *,
+    drop_intermediate=None,
+    n_bins=10,
+    average="macro",
+    zero_division=0.0,
+    **_,
+):
+    """scikit-learn's rows per group, in the groups the SQL must return (None: not compared)."""
+    out: dict[tuple, list[tuple] | None] = {}
+    if metric in ("counts", "confusion", "report", "metrics"):
+        for key, idx in case.groups():
+            labels = sorted(set(case.y[idx].tolist()) | set(case.yhat[idx].tolist()))
+            out[key] = _label_rows(case, metric, idx, labels, average, zero_division)
+    elif metric in ("log_loss", "brier", "calibration"):
+        for key, idx in case.groups():
+            rows = _prob_rows(case, metric, idx, n_bins)
+            if rows:  # a group whose weights are all zero has no calibration bin
+                out[key] = rows
+    else:  # scikit-learn's curves drop zero-weight rows first
+        drop = drop_intermediate if drop_intermediate is not None else metric == "roc_curve"
+        for key, idx in case.groups(mask=case.w != 0 if case.weighted else None):
+            out[key] = _score_rows(case, metric, idx, drop)
+    return out
+
+
+def check_case(case: Case, metric: str, rows: list[tuple], **kw) -> None:
+    expected = reference(case, metric, **kw)
+    check(rows, expected, metric)
+    if metric == "det_curve":
+        assert all(r[3] is None or r[4] is None for r in rows if expected[tuple(r[:2])] is None)
+    if metric == "metrics":
+        assert all(r[2] is None for r in rows if expected[tuple(r[:2])] is None)
+
+
+# --------------------------------------------------------------------------- parity on DuckDB
 
 
 @EXAMPLES
 @given(cases())
 def test_counts_confusion_report_match_sklearn(case: Case) -> None:
-    counts, confusion, report = {}, {}, {}
-    dead = {}
-    for key, idx in case.groups():
-        y, yhat, sw = case.y[idx], case.yhat[idx], case.sw(idx)
-        labels = sorted(set(y.tolist()) | set(yhat.tolist()))
-        if case.dead(idx):
-            dead[key] = labels
-            continue
-        mcm = quiet(multilabel_confusion_matrix, y, yhat, labels=labels, sample_weight=sw)
-        counts[key] = [
-            (lab, m[1, 1], m[0, 1], m[1, 0], m[0, 0], m[1, 1] + m[1, 0])
-            for lab, m in zip(labels, mcm)
-        ]
-        cm = quiet(confusion_matrix, y, yhat, labels=labels, sample_weight=sw)
-        confusion[key] = [
-            (a, p, cm[i, j]) for i, a in enumerate(labels) for j, p in enumerate(labels)
-        ]
-        rep = quiet(
-            classification_report, y, yhat, sample_weight=sw, output_dict=True, zero_division=0.0
-        )
-        total = float(np.sum(sw)) if sw is not None else len(idx)
-        rows = [
-            (str(lab), *(rep[str(lab)][k] for k in ("precision", "recall", "f1-score", "support")))
-            for lab in labels
-        ]
-        rows.append(("accuracy", None, None, rep["accuracy"], total))
-        for avg in ("macro avg", "weighted avg"):
-            rows.append((avg, *(rep[avg][k] for k in ("precision", "recall", "f1-score")), total))
-        report[key] = rows
-    for key, labels in dead.items():
-        counts[key] = [(lab, 0, 0, 0, 0, 0) for lab in labels]
-        confusion[key] = [(a, p, 0) for a in labels for p in labels]
-    order = [key for key, _ in case.groups()]
-    counts, confusion = ({k: d[k] for k in order} for d in (counts, confusion))
-    assert_grouped(case, run(case, "counts", yhat="yhat"), counts, "counts")
-    assert_grouped(case, run(case, "confusion", yhat="yhat"), confusion, "confusion")
-    rows = run(case, "report", yhat="yhat")
-    assert_grouped(case, [r for r in rows if r[:2] not in dead], report, "report")
-    for key, labels in dead.items():
-        names = [r[2] for r in rows if r[:2] == key]
-        assert names == [*map(str, labels), "accuracy", "macro avg", "weighted avg"]
-
-
-def label_reference(case: Case, idx, average: str, zero_division) -> tuple:
-    y, yhat, sw = case.y[idx], case.yhat[idx], case.sw(idx)
-    extra = {"pos_label": case.pos_label} if average == "binary" else {}
-    kw = {"average": average, "sample_weight": sw, "zero_division": zero_division, **extra}
-    return (
-        quiet(accuracy_score, y, yhat, sample_weight=sw),
-        quiet(balanced_accuracy_score, y, yhat, sample_weight=sw),
-        quiet(precision_score, y, yhat, **kw),
-        quiet(recall_score, y, yhat, **kw),
-        quiet(f1_score, y, yhat, **kw),
-        quiet(matthews_corrcoef, y, yhat, sample_weight=sw),
-    )
+    for metric in ("counts", "confusion", "report"):
+        check_case(case, metric, run(case, metric))
 
 
 @EXAMPLES
 @given(cases(), st.sampled_from(["micro", "macro", "weighted"]), st.sampled_from([0.0, 1.0, None]))
 def test_label_metrics_match_sklearn(case: Case, average: str, zero_division) -> None:
-    zd = np.nan if zero_division is None else zero_division
-    groups = case.groups()
-    expected = {k: [label_reference(case, idx, average, zd)] for k, idx in groups if not case.dead(idx)}
-    rows = run(case, "metrics", yhat="yhat", average=average, zero_division=zero_division)
-    dead = {k for k, idx in groups if case.dead(idx)}
-    assert_grouped(case, [r for r in rows if r[:2] not in dead], expected, f"metrics {average}")
-    assert all(r[2] is None and r[3] is None for r in rows if r[:2] in dead)
+    kw = {"average": average, "zero_division": zero_division}
+    check_case(case, "metrics", run(case, "metrics", **kw), **kw)
+    check_case(
+        case,
+        "report",
+        run(case, "report", zero_division=zero_division),
+        zero_division=zero_division,
+    )
 
 
 @EXAMPLES
 @given(cases(binary=True))
 def test_binary_metrics_and_micro_identity(case: Case) -> None:
-    groups = case.groups()
-    expected = {k: [label_reference(case, idx, "binary", 0.0)] for k, idx in groups if not case.dead(idx)}
-    rows = run(case, "metrics", yhat="yhat", average="binary")
-    assert_grouped(case, [r for r in rows if r[:2] in expected], expected, "binary")
-    for acc, _, p, r, f, _ in (row[2:] for row in run(case, "metrics", yhat="yhat", average="micro")):
+    check_case(case, "metrics", run(case, "metrics", average="binary"), average="binary")
+    for acc, _, p, r, f, _ in (row[2:] for row in run(case, "metrics", average="micro")):
         if acc is not None:  # micro precision = recall = f1 = accuracy for single-label data
-            assert math.isclose(p, acc) and math.isclose(r, acc) and math.isclose(f, acc)
-
-
-# --------------------------------------------------------------------------- score capabilities
-
-
-def scored(case: Case):
-    """Groups as scikit-learn's curves see them: zero-weight rows dropped."""
-    return case.groups(mask=case.w != 0 if case.weighted else None)
-
-
-def roc_points(case, idx, drop):
-    fpr, tpr, thr = quiet(roc_curve, case.yb(idx), case.s[idx], sample_weight=case.sw(idx), drop_intermediate=drop)
-    return list(zip(thr, fpr, tpr))
+            assert math.isclose(p, acc)
+            assert math.isclose(r, acc)
+            assert math.isclose(f, acc)
 
 
 @EXAMPLES
 @given(cases(), st.booleans())
 def test_curves_match_sklearn(case: Case, drop: bool) -> None:
-    roc, pr, det, auroc, ap = {}, {}, {}, {}, {}
-    for key, idx in scored(case):
-        yb, s, sw = case.yb(idx), case.s[idx], case.sw(idx)
-        roc[key] = roc_points(case, idx, drop)
-        prec, rec, thr = quiet(precision_recall_curve, yb, s, sample_weight=sw, drop_intermediate=drop)
-        pr[key] = [*zip(thr, prec, rec), (None, prec[-1], rec[-1])]
-        pos = yb if sw is None else yb[sw > 0]
-        if len(set(pos)) == 2:
-            fpr, fnr, thr = quiet(det_curve, yb, s, sample_weight=sw, drop_intermediate=drop)
-            det[key] = list(zip(thr, fpr, fnr))
-        auroc[key] = [(quiet(roc_auc_score, yb, s, sample_weight=sw),)]
-        ap[key] = [(quiet(average_precision_score, yb, s, sample_weight=sw),)]
-    assert_grouped(case, run(case, "roc_curve", score="s", drop_intermediate=drop), roc, "roc")
-    assert_grouped(case, run(case, "pr_curve", score="s", drop_intermediate=drop), pr, "pr")
-    det_rows = run(case, "det_curve", score="s", drop_intermediate=drop)
-    one_class = [r for r in det_rows if r[:2] not in det]
-    assert all(r[3] is None or r[4] is None for r in one_class)  # rates null with one class
-    assert_grouped(case, [r for r in det_rows if r[:2] in det], det, "det")
-    assert_grouped(case, run(case, "auroc", score="s"), auroc, "auroc")
-    assert_grouped(case, run(case, "average_precision", score="s"), ap, "ap")
+    for metric in ("roc_curve", "pr_curve", "det_curve"):
+        check_case(case, metric, run(case, metric, drop_intermediate=drop), drop_intermediate=drop)
+    for metric in ("auroc", "average_precision"):
+        check_case(case, metric, run(case, metric))
 
 
-def test_roc_default_drops_intermediate_like_sklearn() -> None:
-    rows = [("a", 0, k % 2, 0, k, 1) for k in range(9)]  # every score distinct, collinear runs
+@pytest.mark.parametrize(
+    "labels_by_score",
+    [
+        {8: [1], 7: [0], 6: [0, 0], 5: [0], 4: [1]},  # fp bends while tp is flat: kept
+        {k: [k % 2] for k in range(9)},
+        {8: [1], 7: [1], 6: [1], 5: [0, 1], 3: [0], 2: [0], 1: [0]},  # collinear runs: dropped
+    ],
+)
+def test_curve_defaults_follow_sklearn(labels_by_score) -> None:
+    rows = [("a", 0, y, 0, s, 1) for s, ys in labels_by_score.items() for y in ys]
     case = Case(rows, classes=[0, 1], pos_label=1, weighted=False)
-    [(key, idx)] = case.groups()
-    got = [r[2:] for r in run(case, "roc_curve", score="s")]
-    assert_rows(got, roc_points(case, idx, True))
-    assert got[0][0] == float("inf")
-    pr_default = [r[2:] for r in run(case, "pr_curve", score="s")]
-    assert len(pr_default) == 10  # PR keeps every threshold by default, as scikit-learn
+    for metric in ("roc_curve", "pr_curve", "det_curve"):
+        got = run(case, metric)
+        check_case(case, metric, got)  # None: ROC drops intermediate points, PR and DET do not
+    assert run(case, "roc_curve")[0][2] == float("inf")
+    assert len(run(case, "pr_curve")) == len(labels_by_score) + 1
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cases())
 def test_thresholds_match_sklearn(case: Case) -> None:
-    def spec(yt, yp, **kw):
-        return recall_score(yt, yp, pos_label=0, zero_division=0.0, **kw)
-
-    def fpr(yt, yp, **kw):
-        return 1.0 - spec(yt, yp, **kw) if (yt == 0).any() and (kw.get("sample_weight") is None or kw["sample_weight"][yt == 0].sum() > 0) else 0.0
-
-    funcs = [
-        lambda yt, yp, **kw: precision_score(yt, yp, zero_division=0.0, **kw),
-        lambda yt, yp, **kw: recall_score(yt, yp, zero_division=0.0, **kw),
-        spec,
-        fpr,
-        lambda yt, yp, **kw: f1_score(yt, yp, zero_division=0.0, **kw),
-        accuracy_score,
-        matthews_corrcoef,
-    ]
-    expected = {}
-    for key, idx in scored(case):
-        yb, s, sw = case.yb(idx), case.s[idx], case.sw(idx)
-        tns, fps, fns, tps, thr = quiet(confusion_matrix_at_thresholds, yb, s, sample_weight=sw)
-        cols = [quiet(metric_at_thresholds, yb, s, f, sample_weight=sw)[0] for f in funcs]
-        expected[key] = [
-            (thr[k], tps[k], fps[k], fns[k], tns[k], *(c[k] for c in cols)) for k in range(len(thr))
-        ]
-    assert_grouped(case, run(case, "thresholds", score="s"), expected, "thresholds")
-
-
-# --------------------------------------------------------------------------- probability capabilities
+    check_case(case, "thresholds", run(case, "thresholds"))
 
 
 @EXAMPLES
 @given(cases(), st.integers(1, 12))
 def test_probability_metrics_match_sklearn(case: Case, n_bins: int) -> None:
-    ll, br, cal = {}, {}, {}
-    for key, idx in case.groups():
-        yb, p, sw = case.yb(idx), case.s[idx], case.sw(idx)
-        if sw is not None and sw.sum() == 0:
-            ll[key] = br[key] = [(None,)]
-        else:
-            ll[key] = [(quiet(log_loss, yb, p, labels=[0, 1], sample_weight=sw),)]
-            br[key] = [(quiet(brier_score_loss, yb, p, pos_label=1, sample_weight=sw),)]
-        reps = sw.astype(int) if sw is not None else np.ones(len(idx), dtype=int)
-        if reps.sum():  # weights are integers, so weighting equals repeating rows
-            ry, rp = np.repeat(yb, reps), np.repeat(p, reps)
-            frac, mean = quiet(calibration_curve, ry, rp, n_bins=n_bins, pos_label=1)
-            binids = np.searchsorted(np.linspace(0, 1, n_bins + 1)[1:-1], rp)
-            counts = np.bincount(binids, minlength=n_bins)
-            cal[key] = list(zip(np.flatnonzero(counts), mean, frac, counts[counts > 0]))
-    assert_grouped(case, run(case, "log_loss", proba="s"), ll, "log_loss")
-    assert_grouped(case, run(case, "brier", proba="s"), br, "brier")
-    assert_grouped(case, run(case, "calibration", proba="s", n_bins=n_bins), cal, "calibration")
+    for metric in ("log_loss", "brier"):
+        check_case(case, metric, run(case, metric))
+    check_case(case, "calibration", run(case, "calibration", n_bins=n_bins), n_bins=n_bins)
 
 
 def test_log_loss_clips_like_sklearn() -> None:
     rows = [("a", 0, 1, 0, 0, 1), ("a", 0, 0, 0, 8, 1), ("a", 0, 1, 0, 8, 1)]
     case = Case(rows, classes=[0, 1], pos_label=1, weighted=False)
-    [(_, _, value)] = run(case, "log_loss", proba="s")
+    [(_, _, value)] = run(case, "log_loss")
     assert value == pytest.approx(log_loss([1, 0, 1], [0.0, 1.0, 1.0]), rel=1e-12)
     assert value > 20  # eps = 2.220446049250313e-16, not 1e-15
 
@@ -384,21 +419,13 @@ def test_log_loss_clips_like_sklearn() -> None:
 @EXAMPLES
 @given(cases(binary=True))
 def test_metrics_with_score_and_proba(case: Case) -> None:
-    rows = run(case, "metrics", yhat="yhat", score="s", proba="s", average="binary")
-    label_groups = dict(case.groups())
-    score_groups = dict(scored(case))
-    for row in rows:
-        key, values = row[:2], row[2:]
-        idx = label_groups[key]
-        if case.dead(idx):
-            continue
-        assert all(close(a, e) for a, e in zip(values[:6], label_reference(case, idx, "binary", 0.0)))
-        if key in score_groups:
-            sidx = score_groups[key]
-            yb, s, sw = case.yb(sidx), case.s[sidx], case.sw(sidx)
-            assert close(values[6], quiet(roc_auc_score, yb, s, sample_weight=sw))
-            assert close(values[7], quiet(average_precision_score, yb, s, sample_weight=sw))
-    assert [r[:2] for r in rows] == list(label_groups)
+    rows = run(case, "metrics", average="binary", score="s", proba="s")
+    check_case(case, "metrics", [r[:8] for r in rows], average="binary")
+    for k, metric in enumerate(("auroc", "average_precision", "log_loss", "brier"), start=8):
+        ref = reference(case, metric)
+        for r in rows:  # a group without scored rows (all weights zero) has null score metrics
+            expected = ref[tuple(r[:2])][0][0] if tuple(r[:2]) in ref else None
+            assert close(r[k], expected), (metric, r)
 
 
 # --------------------------------------------------------------------------- null policy
@@ -412,8 +439,12 @@ def test_nulls_and_nan_scores_are_left_out() -> None:
         " (0, 0, 0.1, 1.0), (NULL, 1, 0.5, 1.0), (1, NULL, 0.5, 1.0), (1, 1, NULL, 1.0),"
         " (0, 0, 'NaN'::DOUBLE, 1.0), (1, 1, 0.7, NULL), (0, 1, 0.2, 3.0)) v(y, yhat, s, w)"
     )
-    con.execute("CREATE TABLE lab AS FROM t WHERE y IS NOT NULL AND yhat IS NOT NULL AND w IS NOT NULL")
-    con.execute("CREATE TABLE sco AS FROM t WHERE y IS NOT NULL AND s IS NOT NULL AND NOT isnan(s) AND w IS NOT NULL")
+    con.execute(
+        "CREATE TABLE lab AS FROM t WHERE y IS NOT NULL AND yhat IS NOT NULL AND w IS NOT NULL"
+    )
+    con.execute(
+        "CREATE TABLE sco AS FROM t WHERE y IS NOT NULL AND s IS NOT NULL AND NOT isnan(s) AND w IS NOT NULL"
+    )
     assert con.execute("SELECT count(*) FROM lab").fetchone() == (7,)
     assert con.execute("SELECT count(*) FROM sco").fetchone() == (6,)
     for metric in CAPABILITIES:
@@ -432,23 +463,53 @@ def test_nulls_and_nan_scores_are_left_out() -> None:
 
 def test_one_class_auroc_is_null_and_empty_groups_vanish() -> None:
     con = duckdb.connect()
-    con.execute("CREATE TABLE t AS SELECT * FROM (VALUES ('a', 1, 0.3), ('a', 1, 0.6), ('b', 0, 0.2), ('b', 1, 0.4)) v(g, y, s)")
+    con.execute(
+        "CREATE TABLE t AS SELECT * FROM (VALUES ('a', 1, 0.3), ('a', 1, 0.6), ('b', 0, 0.2), ('b', 1, 0.4)) v(g, y, s)"
+    )
     rows = con.execute(query("auroc", table="t", y="y", score="s", group_cols="g")).fetchall()
     assert rows == [("a", None), ("b", 1.0)]
     roc = con.execute(query("roc_curve", table="t", y="y", score="s", group_cols="g")).fetchall()
-    assert [r for r in roc if r[0] == "a"] == [("a", float("inf"), None, 0.0), ("a", 0.6, None, 0.5), ("a", 0.3, None, 1.0)]
+    assert [r for r in roc if r[0] == "a"] == [
+        ("a", float("inf"), None, 0.0),
+        ("a", 0.6, None, 0.5),
+        ("a", 0.3, None, 1.0),
+    ]
 
 
 # --------------------------------------------------------------------------- dialects
 
 
 REPRESENTATIVE = {
-    "roc_curve_grouped": ("roc_curve", {"table": "lake.preds", "y": "label", "score": "score", "group_cols": ["model", "segment"]}),
-    "metrics_weighted": ("metrics", {"table": "preds", "y": "label", "yhat": "pred", "score": "score", "proba": "p", "weight": "n", "average": "weighted", "group_cols": "model"}),
+    "roc_curve_grouped": (
+        "roc_curve",
+        {"table": "lake.preds", "y": "label", "score": "score", "group_cols": ["model", "segment"]},
+    ),
+    "metrics_weighted": (
+        "metrics",
+        {
+            "table": "preds",
+            "y": "label",
+            "yhat": "pred",
+            "score": "score",
+            "proba": "p",
+            "weight": "n",
+            "average": "weighted",
+            "group_cols": "model",
+        },
+    ),
     "report": ("report", {"table": "preds", "y": "label", "yhat": "pred"}),
-    "calibration": ("calibration", {"table": "preds", "y": "label", "proba": "p", "n_bins": 4, "pos_label": "spam"}),
-    "confusion_grouped": ("confusion", {"table": "cat.db.preds", "y": "label", "yhat": "pred", "group_cols": ["model"]}),
-    "det_curve": ("det_curve", {"table": "preds", "y": "label", "score": "score", "drop_intermediate": True}),
+    "calibration": (
+        "calibration",
+        {"table": "preds", "y": "label", "proba": "p", "n_bins": 4, "pos_label": "spam"},
+    ),
+    "confusion_grouped": (
+        "confusion",
+        {"table": "cat.db.preds", "y": "label", "yhat": "pred", "group_cols": ["model"]},
+    ),
+    "det_curve": (
+        "det_curve",
+        {"table": "preds", "y": "label", "score": "score", "drop_intermediate": True},
+    ),
 }
 GOLDEN_DIALECTS = ("bigquery", "snowflake", "trino", "spark", "postgres")
 
@@ -511,12 +572,22 @@ def test_hostile_identifiers_round_trip(dialect: str) -> None:
     table = (HOSTILE[6], HOSTILE[7], 'x"; DROP TABLE preds; --')
     for metric in CAPABILITIES:
         sql = query(
-            metric, table=table, y=y, yhat=HOSTILE[8], score=s, proba=s, weight=HOSTILE[9],
-            group_cols=g, pos_label="it's'; --", dialect=dialect,
+            metric,
+            table=table,
+            y=y,
+            yhat=HOSTILE[8],
+            score=s,
+            proba=s,
+            weight=HOSTILE[9],
+            group_cols=g,
+            pos_label="it's'; --",
+            dialect=dialect,
         )
         [tree] = sqlglot.parse(sql, read=dialect)
         names = {i.name for i in tree.find_all(sqlglot.exp.Identifier)}
-        used = {y, s, *g} | ({HOSTILE[8]} if metric in ("counts", "confusion", "report", "metrics") else set())
+        used = {y, s, *g} | (
+            {HOSTILE[8]} if metric in ("counts", "confusion", "report", "metrics") else set()
+        )
         assert used <= names, metric
         tables = {(t.catalog, t.db, t.name) for t in tree.find_all(sqlglot.exp.Table) if t.db}
         assert tables == {table}, metric
@@ -542,8 +613,26 @@ def test_hostile_names_run_on_duckdb() -> None:
         " (1, 0, 0.4, 'b', 1.0), (0, 0, 0.1, 'b', 1.0)) v(y, yhat, s, g, w)"
     )
     for metric in CAPABILITIES:
-        hostile = query(metric, table=table, y=cols["y"], yhat=cols["yhat"], score=cols["s"], proba=cols["s"], weight=cols["w"], group_cols=[cols["g"]])
-        plain = query(metric, table="plain", y="y", yhat="yhat", score="s", proba="s", weight="w", group_cols=["g"])
+        hostile = query(
+            metric,
+            table=table,
+            y=cols["y"],
+            yhat=cols["yhat"],
+            score=cols["s"],
+            proba=cols["s"],
+            weight=cols["w"],
+            group_cols=[cols["g"]],
+        )
+        plain = query(
+            metric,
+            table="plain",
+            y="y",
+            yhat="yhat",
+            score="s",
+            proba="s",
+            weight="w",
+            group_cols=["g"],
+        )
         result = con.execute(hostile)
         assert result.description[0][0] == cols["g"]
         assert_rows(result.fetchall(), con.execute(plain).fetchall(), metric)

@@ -5,7 +5,16 @@ Every metric is a Polars expression (``ce.f1("y", "yhat")``) and a DuckDB macro
 ``import clfeval`` registers the ``.clf`` namespace on DataFrame and LazyFrame.
 """
 
+from clfeval import datasets, sql
 from clfeval._counts import confusion_matrix, counts
+from clfeval._curves import (
+    det_curve,
+    gain_curve,
+    lift_curve,
+    pr_curve,
+    roc_curve,
+    threshold_counts,
+)
 from clfeval._label import (
     accuracy,
     balanced_accuracy,
@@ -23,7 +32,9 @@ from clfeval._label import (
     specificity,
 )
 from clfeval._namespace import register as _register
+from clfeval._prob import brier, calibration, ece, log_loss
 from clfeval._report import Report, baseline, metrics, report
+from clfeval._score import auroc, average_precision, best_threshold, ks, thresholds, top_k_accuracy
 from clfeval.exceptions import InputError
 
 _register()
@@ -32,23 +43,41 @@ __all__ = [
     "InputError",
     "Report",
     "accuracy",
+    "auroc",
+    "average_precision",
     "balanced_accuracy",
     "baseline",
+    "best_threshold",
+    "brier",
+    "calibration",
     "cohen_kappa",
     "confusion_matrix",
     "counts",
+    "datasets",
+    "det_curve",
+    "ece",
     "f1",
     "fbeta",
     "fnr",
     "fpr",
+    "gain_curve",
     "jaccard",
+    "ks",
+    "lift_curve",
+    "log_loss",
     "mcc",
     "metrics",
     "npv",
+    "pr_curve",
     "precision",
     "prevalence",
     "recall",
     "report",
+    "roc_curve",
     "specificity",
+    "sql",
+    "threshold_counts",
+    "thresholds",
+    "top_k_accuracy",
 ]
 __version__ = "0.1.0"

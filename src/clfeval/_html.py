@@ -31,7 +31,13 @@ __all__ = [
     "write_html",
 ]
 
-_SCRIPT_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+_SCRIPT_ESCAPES = {
+    "<": "\\u003c",
+    ">": "\\u003e",
+    "&": "\\u0026",
+    "\u2028": "\\u2028",
+    "\u2029": "\\u2029",
+}
 _CSP = (
     "default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval'; style-src 'unsafe-inline'; "
     "img-src data: blob:; font-src data:"
@@ -77,7 +83,9 @@ def script_json(value: Any) -> str:
     try:
         text = json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
     except ValueError:
-        text = json.dumps(_nulled(value), separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+        text = json.dumps(
+            _nulled(value), separators=(",", ":"), ensure_ascii=False, allow_nan=False
+        )
     for char, escaped in _SCRIPT_ESCAPES.items():
         text = text.replace(char, escaped)
     return text
@@ -115,11 +123,17 @@ def frame_table(frame: pl.DataFrame, *, digits: int = 4, caption: str | None = N
     def attr(is_number: bool) -> str:
         return ' class="num"' if is_number else ""
 
-    head = "".join(f"<th{attr(n)}>{html.escape(c)}</th>" for c, n in zip(frame.columns, numeric, strict=True))
+    head = "".join(
+        f"<th{attr(n)}>{html.escape(c)}</th>" for c, n in zip(frame.columns, numeric, strict=True)
+    )
     rows = (zip(row, numeric, strict=True) for row in frame.iter_rows())
-    body = "".join("<tr>" + "".join(f"<td{attr(n)}>{cell(v)}</td>" for v, n in row) + "</tr>" for row in rows)
+    body = "".join(
+        "<tr>" + "".join(f"<td{attr(n)}>{cell(v)}</td>" for v, n in row) + "</tr>" for row in rows
+    )
     cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
-    return HTML(f'<table class="clf">{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>')
+    return HTML(
+        f'<table class="clf">{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+    )
 
 
 def _content(value: Any) -> str:
@@ -182,17 +196,31 @@ def render_html(
         f'<meta http-equiv="Content-Security-Policy" content="{esc(_CSP)}">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{esc(title)}</title><style>{_STYLE}</style></head><body>",
-        f"<header><h1>{esc(title)}</h1>" + (f"<p>{esc(intro)}</p>" if intro else "") + "</header><main>",
+        f"<header><h1>{esc(title)}</h1>"
+        + (f"<p>{esc(intro)}</p>" if intro else "")
+        + "</header><main>",
     ]
-    parts += [f"<section><h2>{esc(heading)}</h2>{_content(content)}</section>" for heading, content in tables]
+    parts += [
+        f"<section><h2>{esc(heading)}</h2>{_content(content)}</section>"
+        for heading, content in tables
+    ]
     specs = [_spec(chart) for _, chart in charts]
     for i, (heading, _) in enumerate(charts):
-        parts.append(f'<section><h2>{esc(heading)}</h2><div class="clf-chart" id="clf-chart-{i}"></div></section>')
-    parts.append("</main><footer>Made with clfeval. Opens offline: the charting code is in this file.</footer>")
+        parts.append(
+            f'<section><h2>{esc(heading)}</h2><div class="clf-chart" id="clf-chart-{i}"></div></section>'
+        )
+    parts.append(
+        "</main><footer>Made with clfeval. Opens offline: the charting code is in this file.</footer>"
+    )
     if specs:
-        options = {"renderer": "svg", "actions": {"export": True, "source": False, "compiled": False, "editor": False}}
+        options = {
+            "renderer": "svg",
+            "actions": {"export": True, "source": False, "compiled": False, "editor": False},
+        }
         parts.append(f"<script>{vega_bundle()}</script>")
-        parts.append(_EMBED.replace("SPECS", script_json(specs)).replace("OPTIONS", script_json(options)))
+        parts.append(
+            _EMBED.replace("SPECS", script_json(specs)).replace("OPTIONS", script_json(options))
+        )
     parts.append("</body></html>")
     return "\n".join(parts)
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import polars as pl
 
-from clfeval import _counts, _report
+from clfeval import _counts, _curves, _prob, _report, _score
 
 if TYPE_CHECKING:
     from clfeval._plot import PlotNamespace
@@ -167,6 +167,257 @@ class ClfNamespace:
             by=by,
             weight=weight,
             missing=missing,
+        )
+
+    def threshold_counts(
+        self,
+        y: str,
+        score: Score,
+        *,
+        pos_label: Any = 1,
+        labels: Sequence[Any] | None = None,
+        by: By = None,
+        weight: str | None = None,
+        missing: Missing = "raise",
+        nonfinite: Missing = "raise",
+    ) -> Any:
+        """See :func:`clfeval.threshold_counts`."""
+        return _curves.threshold_counts(
+            self._df,
+            y,
+            score,
+            pos_label=pos_label,
+            labels=labels,
+            by=by,
+            weight=weight,
+            missing=missing,
+            nonfinite=nonfinite,
+        )
+
+    def roc_curve(
+        self,
+        y: str,
+        score: Score,
+        *,
+        pos_label: Any = 1,
+        drop_intermediate: bool = True,
+        labels: Sequence[Any] | None = None,
+        by: By = None,
+        weight: str | None = None,
+        missing: Missing = "raise",
+        nonfinite: Missing = "raise",
+    ) -> Any:
+        """See :func:`clfeval.roc_curve`."""
+        return _curves.roc_curve(
+            self._df,
+            y,
+            score,
+            pos_label=pos_label,
+            drop_intermediate=drop_intermediate,
+            labels=labels,
+            by=by,
+            weight=weight,
+            missing=missing,
+            nonfinite=nonfinite,
+        )
+
+    def pr_curve(
+        self,
+        y: str,
+        score: Score,
+        *,
+        pos_label: Any = 1,
+        drop_intermediate: bool = False,
+        labels: Sequence[Any] | None = None,
+        by: By = None,
+        weight: str | None = None,
+        missing: Missing = "raise",
+        nonfinite: Missing = "raise",
+    ) -> Any:
+        """See :func:`clfeval.pr_curve`."""
+        return _curves.pr_curve(
+            self._df,
+            y,
+            score,
+            pos_label=pos_label,
+            drop_intermediate=drop_intermediate,
+            labels=labels,
+            by=by,
+            weight=weight,
+            missing=missing,
+            nonfinite=nonfinite,
+        )
+
+    def det_curve(
+        self,
+        y: str,
+        score: Score,
+        *,
+        pos_label: Any = 1,
+        drop_intermediate: bool = False,
+        labels: Sequence[Any] | None = None,
+        by: By = None,
+        weight: str | None = None,
+        missing: Missing = "raise",
+        nonfinite: Missing = "raise",
+    ) -> Any:
+        """See :func:`clfeval.det_curve`."""
+        return _curves.det_curve(
+            self._df,
+            y,
+            score,
+            pos_label=pos_label,
+            drop_intermediate=drop_intermediate,
+            labels=labels,
+            by=by,
+            weight=weight,
+            missing=missing,
+            nonfinite=nonfinite,
+        )
+
+    def gain_curve(
+        self,
+        y: str,
+        score: Score,
+        *,
+        pos_label: Any = 1,
+        labels: Sequence[Any] | None = None,
+        by: By = None,
+        weight: str | None = None,
+        missing: Missing = "raise",
+        nonfinite: Missing = "raise",
+    ) -> Any:
+        """See :func:`clfeval.gain_curve`."""
+        return _curves.gain_curve(
+            self._df,
+            y,
+            score,
+            pos_label=pos_label,
+            labels=labels,
+            by=by,
+            weight=weight,
+            missing=missing,
+            nonfinite=nonfinite,
+        )
+
+    def lift_curve(
+        self,
+        y: str,
+        score: Score,
+        *,
+        pos_label: Any = 1,
+        labels: Sequence[Any] | None = None,
+        by: By = None,
+        weight: str | None = None,
+        missing: Missing = "raise",
+        nonfinite: Missing = "raise",
+    ) -> Any:
+        """See :func:`clfeval.lift_curve`."""
+        return _curves.lift_curve(
+            self._df,
+            y,
+            score,
+            pos_label=pos_label,
+            labels=labels,
+            by=by,
+            weight=weight,
+            missing=missing,
+            nonfinite=nonfinite,
+        )
+
+    def thresholds(
+        self,
+        y: str,
+        score: Score,
+        *,
+        pos_label: Any = 1,
+        metrics: Sequence[str] | None = None,
+        n: int | None = None,
+        beta: float = 1.0,
+        zero_division: float | None = 0.0,
+        labels: Sequence[Any] | None = None,
+        by: By = None,
+        weight: str | None = None,
+        missing: Missing = "raise",
+        nonfinite: Missing = "raise",
+    ) -> Any:
+        """See :func:`clfeval.thresholds`."""
+        return _score.thresholds(
+            self._df,
+            y,
+            score,
+            pos_label=pos_label,
+            metrics=metrics,
+            n=n,
+            beta=beta,
+            zero_division=zero_division,
+            labels=labels,
+            by=by,
+            weight=weight,
+            missing=missing,
+            nonfinite=nonfinite,
+        )
+
+    def best_threshold(
+        self,
+        y: str,
+        score: Score,
+        *,
+        metric: str = "f1",
+        beta: float = 1.0,
+        min_precision: float | None = None,
+        min_recall: float | None = None,
+        pos_label: Any = 1,
+        labels: Sequence[Any] | None = None,
+        by: By = None,
+        weight: str | None = None,
+        missing: Missing = "raise",
+        nonfinite: Missing = "raise",
+    ) -> Any:
+        """See :func:`clfeval.best_threshold`."""
+        return _score.best_threshold(
+            self._df,
+            y,
+            score,
+            metric=metric,
+            beta=beta,
+            min_precision=min_precision,
+            min_recall=min_recall,
+            pos_label=pos_label,
+            labels=labels,
+            by=by,
+            weight=weight,
+            missing=missing,
+            nonfinite=nonfinite,
+        )
+
+    def calibration(
+        self,
+        y: str,
+        proba: Score,
+        *,
+        n_bins: int = 10,
+        strategy: Literal["uniform", "quantile"] = "uniform",
+        pos_label: Any = 1,
+        labels: Sequence[Any] | None = None,
+        by: By = None,
+        weight: str | None = None,
+        missing: Missing = "raise",
+        nonfinite: Missing = "raise",
+    ) -> Any:
+        """See :func:`clfeval.calibration`."""
+        return _prob.calibration(
+            self._df,
+            y,
+            proba,
+            n_bins=n_bins,
+            strategy=strategy,
+            pos_label=pos_label,
+            labels=labels,
+            by=by,
+            weight=weight,
+            missing=missing,
+            nonfinite=nonfinite,
         )
 
 

@@ -7,7 +7,8 @@ binned. ``PlotNamespace`` computes a clfeval frame and hands it to ``charts``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import polars as pl
@@ -21,7 +22,10 @@ MAX_POINTS = 1_000  # points per curve
 MAX_ROWS = 12_000  # rows per chart dataset: many series share this budget
 MIN_POINTS = 50
 _INF = float("inf")
-_FLAT = 1e-12  # triangle area (in axis units) below which three points are collinear
+_FLAT = 1e-9  # |sin| of the turn below which three points count as collinear
+_P5 = 2.866515718791939e-07  # the normal probability below -5
+_GRID = 4096  # cells per axis for the first, coarse pass over very long curves
+_INTERNAL = ("series", "_sid", "order", "corner", "part")  # column names the charts add
 
 
 def prepare(frame: Any, columns: Sequence[str], chart: str) -> tuple[pl.DataFrame, list[str]]:
@@ -48,16 +52,28 @@ def prepare(frame: Any, columns: Sequence[str], chart: str) -> tuple[pl.DataFram
 def with_series(frame: pl.DataFrame, keys: Sequence[str]) -> pl.DataFrame:
     """Replace the key columns by ``series`` (their values as one string, ``"all"`` without
     keys), keep each series' rows together in first-seen order and number rows in ``order``."""
-    parts = [pl.col(k).cast(pl.String).fill_null("null") for k in keys]
-    series = pl.concat_str(parts, separator=" · ") if keys else pl.lit("all")
-    framed = frame.select(series.alias("series"), pl.exclude(keys))
+    rest = [c for c in frame.columns if c not in keys and c not in _INTERNAL]
+    if not keys:
+        framed = frame.select(pl.lit("all").alias("series"), *rest, _sid=pl.lit(0, dtype=pl.UInt32))
+        return framed.with_columns(order=pl.int_range(pl.len()))
+    parts = [as_text(pl.col(k)) for k in keys]
+    framed = frame.select(pl.concat_str(parts, separator=" · ").alias("series"), *rest)
     ids = framed.select(pl.col("series").unique(maintain_order=True)).with_row_index("_sid")
     framed = framed.join(ids, on="series", maintain_order="left")
     return framed.sort("_sid", maintain_order=True).with_columns(order=pl.int_range(pl.len()))
 
 
+def as_text(expr: pl.Expr) -> pl.Expr:
+    """Values as display strings: null as ``"null"``; U+2028/U+2029 as spaces, because
+    Vega-Lite copies sort lists into Vega expressions, where they are illegal."""
+    return expr.cast(pl.String).fill_null("null").str.replace_all("[\u2028\u2029]", " ")
+
+
 def labels(frame: pl.DataFrame, column: str = "series") -> list[str]:
-    """The distinct values of ``column`` in first-seen order."""
+    """The distinct values of ``column`` in first-seen order (for ``series``: one per run)."""
+    if column == "series" and "_sid" in frame.columns:
+        first = pl.col("_sid") != pl.col("_sid").shift(1).fill_null(-1)
+        return frame.filter(first).get_column("series").to_list()
     return frame.get_column(column).unique(maintain_order=True).to_list()
 
 
@@ -66,10 +82,18 @@ def budget(n_series: int, max_points: int) -> int:
     return max(MIN_POINTS, min(max_points, MAX_ROWS // max(n_series, 1)))
 
 
+def by_series(frame: pl.DataFrame, *aggs: pl.Expr) -> pl.DataFrame:
+    """``series`` and ``aggs`` evaluated within each series (rows in order), one row each."""
+    if frame.height and frame["_sid"][0] == frame["_sid"][-1]:  # one series: no group-by
+        return frame.select(pl.col("series").first(), *aggs)
+    out = frame.group_by("_sid", maintain_order=True).agg(pl.col("series").first(), *aggs)
+    return out.drop("_sid")
+
+
 def per_series(frame: pl.DataFrame, expr: pl.Expr) -> dict[str, float | None]:
     """``expr`` aggregated within each series (in row order), keyed by series."""
-    out = frame.group_by("series", maintain_order=True).agg(expr.alias("v"))
-    return dict(zip(out["series"].to_list(), out["v"].to_list(), strict=True))
+    out = by_series(frame, expr.alias("_v"))
+    return dict(zip(out["series"].to_list(), out["_v"].to_list(), strict=True))
 
 
 def given(
@@ -87,7 +111,9 @@ def given(
 def finite(frame: pl.DataFrame) -> pl.DataFrame:
     """Null every NaN and ±inf in float columns: JSON has neither."""
     floats = [c for c, t in frame.schema.items() if t.is_float()]
-    return frame.with_columns(pl.when(pl.col(c).is_finite()).then(pl.col(c)).alias(c) for c in floats)
+    return frame.with_columns(
+        pl.when(pl.col(c).is_finite()).then(pl.col(c)).alias(c) for c in floats
+    )
 
 
 def inline(frame: pl.DataFrame, *, digits: int = 6) -> alt.InlineData:
@@ -97,15 +123,30 @@ def inline(frame: pl.DataFrame, *, digits: int = 6) -> alt.InlineData:
     Inline data bypasses Altair's 5,000-row transformer and is deduplicated into the
     spec's top-level ``datasets``; the budget is kept by ``thin``/``MAX_ROWS`` instead.
     """
-    import altair as alt
-
     frame = finite(frame.drop("_sid", strict=False))
     schema = frame.schema
     rounded = [c for c, t in schema.items() if t.is_float() and not c.startswith("threshold")]
     other = [c for c, t in schema.items() if not (t.is_numeric() or t in (pl.String, pl.Boolean))]
     frame = frame.with_columns(pl.col(rounded).round(digits), pl.col(other).cast(pl.String))
     rows = [{k: v for k, v in row.items() if v is not None} for row in frame.iter_rows(named=True)]
-    return alt.InlineData(values=rows)
+    from altair.utils.schemapi import debug_mode
+
+    with debug_mode(False):  # rows of numbers and strings: validating each one is slow
+        return _shared_data()(values=rows)
+
+
+@functools.cache
+def _shared_data() -> type[alt.InlineData]:
+    import altair as alt
+
+    class SharedData(alt.InlineData):  # type: ignore[misc]
+        """Inline rows that Altair passes by reference instead of deep-copying them on
+        every ``encode``/``layer``/``properties`` call (the rows are never mutated)."""
+
+        def __deepcopy__(self, memo: Any = None) -> SharedData:
+            return self
+
+    return SharedData
 
 
 def stacked(parts: Mapping[str, pl.DataFrame]) -> alt.InlineData:
@@ -121,11 +162,13 @@ def staircase(frame: pl.DataFrame, move: Sequence[str]) -> pl.DataFrame:
     ``i + 1``, flagged ``corner`` (and with no ``threshold`` unless it moves), so a step
     curve becomes a polyline that can be drawn straight and thinned by its real shape.
     """
-    nxt = [pl.col(c).shift(-1).over("series").alias(c) for c in move]
+    nxt = [pl.col(c).shift(-1).over("_sid").alias(c) for c in move]
     corners = frame.with_columns(*nxt, order=pl.col("order") + 0.5, corner=pl.lit(True))
-    corners = corners.filter(pl.col("order") < pl.col("order").max().over("series"))
+    corners = corners.filter(pl.col("order") < pl.col("order").max().over("_sid"))
     if "threshold" not in move and "threshold" in frame.columns:
-        corners = corners.with_columns(pl.lit(None, dtype=frame.schema["threshold"]).alias("threshold"))
+        corners = corners.with_columns(
+            pl.lit(None, dtype=frame.schema["threshold"]).alias("threshold")
+        )
     points = frame.with_columns(pl.col("order").cast(pl.Float64), corner=pl.lit(False))
     return pl.concat([points, corners]).sort("_sid", "order", maintain_order=True)
 
@@ -133,20 +176,31 @@ def staircase(frame: pl.DataFrame, move: Sequence[str]) -> pl.DataFrame:
 def _importance(planes: Sequence[tuple[str, str]], spans: Mapping[str, float]) -> pl.Expr:
     """Twice the triangle area a point makes with its neighbours, the largest over planes.
 
-    A point with no area lies on the line through its neighbours; unless the line turns
-    back there, dropping it changes nothing drawn. Ends of a series and points next to a
-    null stay (infinite); a point with a null coordinate weighs nothing in that plane.
+    A point with no area that lies strictly between its neighbours can go without
+    changing the line, and so can a repeat of the point before it; a point the next one
+    repeats stays (so a run of repeats keeps its first point). Ends of a series and
+    points next to a null stay (infinite); a point with a null coordinate, which is not
+    drawn in that plane, weighs nothing there.
     """
-    series = pl.col("series")
-    edge = (series != series.shift(1)).fill_null(True) | (series != series.shift(-1)).fill_null(True)
+    edge = _ends()
     areas = []
     for x, y in planes:
         xn, yn = pl.col(x) / spans[x], pl.col(y) / spans[y]
-        dx1, dy1, dx2, dy2 = xn - xn.shift(1), yn - yn.shift(1), xn.shift(-1) - xn, yn.shift(-1) - yn
+        dx1, dy1, dx2, dy2 = (
+            xn - xn.shift(1),
+            yn - yn.shift(1),
+            xn.shift(-1) - xn,
+            yn.shift(-1) - yn,
+        )
         area = (dx1 * dy2 - dy1 * dx2).abs()
-        back = (dx1 * dx2 + dy1 * dy2 < 0) & (area <= _FLAT)
+        # collinear up to rounding: |sin(angle)| below 1e-9, whatever the segments' length
+        norm = ((dx1 * dx1 + dy1 * dy1) * (dx2 * dx2 + dy2 * dy2)).sqrt()
+        area = pl.when(area <= _FLAT * norm).then(0.0).otherwise(area)
+        repeat = (dx1 == 0) & (dy1 == 0)
+        repeated = (dx2 == 0) & (dy2 == 0)
+        back = (dx1 * dx2 + dy1 * dy2 < 0) & (area == 0)
         own_null = pl.col(x).is_null() | pl.col(y).is_null()
-        area = pl.when(own_null).then(0.0).when(back).then(_INF).otherwise(area)
+        area = pl.when(own_null | repeat).then(0.0).when(repeated | back).then(_INF).otherwise(area)
         areas.append(area.fill_null(_INF).fill_nan(_INF))
     return pl.when(edge).then(_INF).otherwise(pl.max_horizontal(areas))
 
@@ -157,42 +211,86 @@ def thin(
     """Keep at most ``max_points`` rows per ``series``, dropping those that change the drawn
     lines least; ``planes`` are the (x, y) column pairs drawn from these rows.
 
-    First every point collinear with its neighbours in all planes goes (nothing drawn
-    changes). Then, while a series is over budget, each round drops the local minima of
-    the triangle area (Visvalingam-Whyatt, in parallel: never two neighbours at once),
-    axes scaled by their range. If only undroppable points remain, every k-th interior
-    point is kept. Rows stay in order; the ends of each series always stay.
+    A series over ``20 * max_points`` rows first keeps only the first and last point of
+    each run inside one cell of a 4096 x 4096 grid over the axis ranges (the line moves by
+    under 1/2896 of a range, a tenth of a pixel). Then every point collinear with its
+    neighbours in all planes goes: nothing drawn changes. Then, while a series is over
+    budget, each round drops the local minima of the triangle area (Visvalingam-Whyatt,
+    in parallel: never two neighbours at once). If only undroppable points remain, every
+    k-th point is kept. Rows stay in order; the ends of each series always stay.
     """
-    spans = {}
-    for c in {c for plane in planes for c in plane}:
-        ok = pl.col(c).filter(pl.col(c).is_finite())
-        lo, hi = frame.select(ok.min().alias("lo"), ok.max().alias("hi")).row(0)
-        spans[c] = hi - lo if lo is not None and hi is not None and hi > lo else 1.0
-    frame = frame.filter(_importance(planes, spans) > _FLAT)
-    excess = pl.len().over("series") - max_points
-    while frame.group_by("series").len()["len"].max() > max_points:  # type: ignore[operator]
+    lows, spans = _ranges(frame, {c for plane in planes for c in plane})
+    frame = coarse(frame, list(spans), max_points, lows, spans)
+    frame = frame.filter(_importance(planes, spans) > 0)
+    excess = pl.len().over("_sid") - max_points
+    while frame.height > max_points and _longest(frame) > max_points:
         imp = pl.col("_imp")
         local_min = (imp <= imp.shift(1).fill_null(_INF)) & (imp < imp.shift(-1).fill_null(_INF))
         local_min = local_min & imp.is_finite()
         marked = frame.with_columns(_imp=_importance(planes, spans)).with_columns(_min=local_min)
         if not marked["_min"].any():
-            position, size = pl.int_range(pl.len()).over("series"), pl.len().over("series")
+            position, size = pl.int_range(pl.len()).over("_sid"), pl.len().over("_sid")
             stride = (size / max_points).ceil()
             keep = (position % stride == 0) | (position == size - 1)
             return frame.filter(keep)
-        rank = pl.when(pl.col("_min")).then(imp).rank("ordinal").over("series")
+        rank = pl.when(pl.col("_min")).then(imp).rank("ordinal").over("_sid")
         frame = marked.filter(~(pl.col("_min") & (rank <= excess))).drop("_imp", "_min")
     return frame
 
 
+def _longest(frame: pl.DataFrame) -> int:
+    """Rows in the longest series."""
+    return int(frame.group_by("_sid").len().get_column("len").max() or 0)  # type: ignore[arg-type]
+
+
+def _ranges(
+    frame: pl.DataFrame, columns: Iterable[str]
+) -> tuple[dict[str, float], dict[str, float]]:
+    """The finite minimum and the range (1 when empty or constant) of each column."""
+    lows, spans = {}, {}
+    for c in columns:
+        ok = pl.col(c).filter(pl.col(c).is_finite())
+        lo, hi = frame.select(ok.min().alias("lo"), ok.max().alias("hi")).row(0)
+        lows[c] = lo if lo is not None else 0.0
+        spans[c] = hi - lo if lo is not None and hi is not None and hi > lo else 1.0
+    return lows, spans
+
+
+def coarse(
+    frame: pl.DataFrame,
+    columns: Sequence[str],
+    max_points: int = MAX_POINTS,
+    lows: Mapping[str, float] | None = None,
+    spans: Mapping[str, float] | None = None,
+) -> pl.DataFrame:
+    """For a series over ``20 * max_points`` rows, keep only the first and last point of
+    each run of rows inside one cell of a 4096-per-axis grid over ``columns``: the path
+    between them stays in the cell, so nothing drawn moves by more than a cell."""
+    if frame.height <= 20 * max_points or _longest(frame) <= 20 * max_points:
+        return frame
+    if lows is None or spans is None:
+        lows, spans = _ranges(frame, columns)
+    cells = [((pl.col(c) - lows[c]) / spans[c] * _GRID).floor() for c in columns]
+    moved = [((cell != cell.shift(1)) | (cell != cell.shift(-1))).fill_null(True) for cell in cells]
+    return frame.filter(pl.any_horizontal(moved) | _ends())
+
+
+def _ends() -> pl.Expr:
+    """True on the first and the last row of each series (rows of a series are together)."""
+    sid = pl.col("_sid")
+    first = (sid != sid.shift(1)).fill_null(True)
+    last = (sid != sid.shift(-1)).fill_null(True)
+    return first | last
+
+
 def probit(p: pl.Expr) -> pl.Expr:
     """Normal quantile of ``p`` (Acklam's rational approximation, relative error < 1.2e-9),
-    clamped to ±5 so that rates of 0 and 1 stay finite."""
+    clamped to ±5 so that rates of 0 and 1 stay finite (Polars has no ``ndtri``)."""
     a = (-39.69683028665376, 220.9460984245205, -275.9285104469687, 138.3577518672690,
          -30.66479806614716, 2.506628277459239)  # fmt: skip
     b = (-54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972,
          -13.28068155288572, 1.0)  # fmt: skip
-    c = (-7.784894002430293e-03, -0.3223964580411365, -2.400758277161838, -2.549671010591350,
+    c = (-7.784894002430293e-03, -0.3223964580411365, -2.400758277161838, -2.549732539343734,
          4.374664141464968, 2.938163982698783)  # fmt: skip
     d = (7.784695709041462e-03, 0.3224671290700398, 2.445134137142996, 3.754408661907416, 1.0)
 
@@ -202,7 +300,7 @@ def probit(p: pl.Expr) -> pl.Expr:
             out = out * x + k
         return out
 
-    p = p.clip(2.9e-7, 1 - 2.9e-7)
+    p = p.clip(_P5, 1 - _P5)
     q = p - 0.5
     tail = pl.when(p < 0.5).then(p).otherwise(1 - p).log().mul(-2).sqrt()
     tail_x = poly(c, tail) / poly(d, tail)
@@ -251,10 +349,28 @@ def score_histogram(
     )
     lf = lf.drop_nulls(["actual", "_s", "_w"]).filter(~pl.col("_s").is_nan())
     lo, hi = pl.col("_s").min(), pl.col("_s").max()
-    width = pl.when(hi > lo).then((hi - lo) / n_bins).otherwise(1.0)
-    binned = ((pl.col("_s") - lo) / width).floor().clip(0, n_bins - 1).cast(pl.Int64)
+    # each step reads materialised columns: the same float expression must give the same
+    # value everywhere (Polars may evaluate an expression that holds an aggregate
+    # differently in different places, e.g. x / (max / n) as x * (n / max))
+    lf = lf.with_columns(_lo=lo, _width=pl.when(hi > lo).then((hi - lo) / n_bins).otherwise(1.0))
+    lf = lf.with_columns(
+        _edge=((pl.col("_s") - pl.col("_lo")) / pl.col("_width")).floor().clip(0, n_bins - 1)
+    )
+    start, end = (
+        pl.col("_lo") + pl.col("_edge") * pl.col("_width"),
+        pl.col("_lo") + (pl.col("_edge") + 1) * pl.col("_width"),
+    )
+    lf = lf.with_columns(_start=start, _end=end)
+    # a score on an edge goes to the bin above it, the last bin includes the maximum (NumPy)
+    step = (
+        pl.when(pl.col("_s") < pl.col("_start"))
+        .then(-1)
+        .when((pl.col("_s") >= pl.col("_end")) & (pl.col("_edge") < n_bins - 1))
+        .then(1)
+        .otherwise(0)
+    )
     out = (
-        lf.with_columns(bin=binned, _lo=lo, _width=width)
+        lf.with_columns(bin=(pl.col("_edge") + step).cast(pl.Int64))
         .group_by(*groups, "actual", "bin")
         .agg(pl.col("_lo", "_width").first(), pl.col("_w").sum().alias("count"))
         .with_columns(
@@ -266,3 +382,363 @@ def score_histogram(
         .select(*groups, "actual", "bin", "bin_start", "bin_end", "count", "fraction")
     )
     return out.collect() if isinstance(data, pl.DataFrame) else out
+
+
+def _per_group(
+    frame: pl.DataFrame | pl.LazyFrame, expr: pl.Expr, by: str | Sequence[str] | None, name: str
+) -> pl.DataFrame:
+    """``expr`` evaluated once per group (keys first, then ``name``), or once."""
+    keys = [by] if isinstance(by, str) else list(by or [])
+    lf = frame.lazy()
+    out = (
+        lf.group_by(keys, maintain_order=True).agg(expr.alias(name))
+        if keys
+        else lf.select(expr.alias(name))
+    )
+    return out.collect()
+
+
+class PlotNamespace:
+    """Altair charts of a frame: ``df.clf.plot.roc("y", "p")``.
+
+    Each method computes the clfeval frame (``clfeval.roc_curve``, ...) with the same
+    arguments and draws it with the ``clfeval.charts`` function of the same topic,
+    which a caller can also use directly on a frame computed elsewhere (e.g. DuckDB).
+    """
+
+    def __init__(self, frame: pl.DataFrame | pl.LazyFrame) -> None:
+        self._df = frame
+
+    def _usable(self, score: Any, nonfinite: str) -> pl.DataFrame | pl.LazyFrame:
+        """The frame the legend metric sees: the rows the curve used."""
+        if nonfinite == "drop" and isinstance(score, str):
+            return self._df.filter(pl.col(score).is_finite())
+        return self._df
+
+    def confusion_matrix(
+        self,
+        y: str,
+        yhat: str,
+        *,
+        labels: Sequence[Any] | None = None,
+        normalize: Any = None,
+        by: Any = None,
+        weight: str | None = None,
+        missing: Any = "raise",
+    ) -> Any:
+        """Heatmap of :func:`clfeval.confusion_matrix`; see :func:`clfeval.charts.confusion_matrix`."""
+        import clfeval
+        from clfeval import charts
+
+        frame = clfeval.confusion_matrix(
+            self._df,
+            y,
+            yhat,
+            labels=labels,
+            normalize=normalize,
+            by=by,
+            weight=weight,
+            missing=missing,
+        )
+        return charts.confusion_matrix(frame)
+
+    def roc(
+        self,
+        y: str,
+        score: Any,
+        *,
+        pos_label: Any = 1,
+        threshold: float | None = None,
+        max_points: int = MAX_POINTS,
+        by: Any = None,
+        weight: str | None = None,
+        missing: Any = "raise",
+        nonfinite: Any = "raise",
+    ) -> Any:
+        """ROC curve of :func:`clfeval.roc_curve`, AUROC from :func:`clfeval.auroc` in the legend
+        (binary) or the curve's area (one-vs-rest); see :func:`clfeval.charts.roc`."""
+        import clfeval
+        from clfeval import charts
+
+        curve = clfeval.roc_curve(
+            self._df,
+            y,
+            score,
+            pos_label=pos_label,
+            drop_intermediate=threshold is None,
+            by=by,
+            weight=weight,
+            missing=missing,
+            nonfinite=nonfinite,
+        )
+        area = None
+        if isinstance(score, str):
+            expr = clfeval.auroc(y, score, pos_label=pos_label, weight=weight)
+            area = _per_group(self._usable(score, nonfinite), expr, by, "auroc")
+        return charts.roc(curve, auroc=area, threshold=threshold, max_points=max_points)
+
+    def pr(
+        self,
+        y: str,
+        score: Any,
+        *,
+        pos_label: Any = 1,
+        threshold: float | None = None,
+        max_points: int = MAX_POINTS,
+        by: Any = None,
+        weight: str | None = None,
+        missing: Any = "raise",
+        nonfinite: Any = "raise",
+    ) -> Any:
+        """Precision-recall curve of :func:`clfeval.pr_curve`, average precision from
+        :func:`clfeval.average_precision` in the legend; see :func:`clfeval.charts.pr`."""
+        import clfeval
+        from clfeval import charts
+
+        curve = clfeval.pr_curve(
+            self._df,
+            y,
+            score,
+            pos_label=pos_label,
+            by=by,
+            weight=weight,
+            missing=missing,
+            nonfinite=nonfinite,
+        )
+        ap = None
+        if isinstance(score, str):
+            expr = clfeval.average_precision(y, score, pos_label=pos_label, weight=weight)
+            ap = _per_group(self._usable(score, nonfinite), expr, by, "average_precision")
+        return charts.pr(curve, average_precision=ap, threshold=threshold, max_points=max_points)
+
+    def det(
+        self,
+        y: str,
+        score: Any,
+        *,
+        pos_label: Any = 1,
+        max_points: int = MAX_POINTS,
+        by: Any = None,
+        weight: str | None = None,
+        missing: Any = "raise",
+        nonfinite: Any = "raise",
+    ) -> Any:
+        """DET curve of :func:`clfeval.det_curve`; see :func:`clfeval.charts.det`."""
+        import clfeval
+        from clfeval import charts
+
+        curve = clfeval.det_curve(
+            self._df,
+            y,
+            score,
+            pos_label=pos_label,
+            by=by,
+            weight=weight,
+            missing=missing,
+            nonfinite=nonfinite,
+        )
+        return charts.det(curve, max_points=max_points)
+
+    def thresholds(
+        self,
+        y: str,
+        score: str,
+        *,
+        metrics: Sequence[str] = ("precision", "recall", "f1"),
+        pos_label: Any = 1,
+        threshold: float | None = None,
+        max_points: int = MAX_POINTS,
+        by: Any = None,
+        weight: str | None = None,
+        missing: Any = "raise",
+        nonfinite: Any = "raise",
+    ) -> Any:
+        """Metrics against the threshold, from :func:`clfeval.thresholds`; see
+        :func:`clfeval.charts.thresholds`."""
+        import clfeval
+        from clfeval import charts
+
+        table = clfeval.thresholds(
+            self._df,
+            y,
+            score,
+            pos_label=pos_label,
+            by=by,
+            weight=weight,
+            missing=missing,
+            nonfinite=nonfinite,
+        )
+        return charts.thresholds(table, metrics=metrics, threshold=threshold, max_points=max_points)
+
+    def calibration(
+        self,
+        y: str,
+        proba: str,
+        *,
+        pos_label: Any = 1,
+        n_bins: int = 10,
+        strategy: Any = "uniform",
+        by: Any = None,
+        weight: str | None = None,
+        missing: Any = "raise",
+        nonfinite: Any = "raise",
+    ) -> Any:
+        """Reliability diagram of :func:`clfeval.calibration`, ECE from :func:`clfeval.ece`
+        for uniform bins; see :func:`clfeval.charts.calibration`."""
+        import clfeval
+        from clfeval import charts
+
+        frame = clfeval.calibration(
+            self._df,
+            y,
+            proba,
+            pos_label=pos_label,
+            n_bins=n_bins,
+            strategy=strategy,
+            by=by,
+            weight=weight,
+            missing=missing,
+            nonfinite=nonfinite,
+        )
+        ece = None
+        if strategy == "uniform":
+            expr = clfeval.ece(y, proba, pos_label=pos_label, n_bins=n_bins, weight=weight)
+            ece = _per_group(self._usable(proba, nonfinite), expr, by, "ece")
+        return charts.calibration(frame, ece=ece)
+
+    def scores(
+        self,
+        y: str,
+        score: str,
+        *,
+        threshold: float | None = 0.5,
+        n_bins: int = 40,
+        by: Any = None,
+        weight: str | None = None,
+    ) -> Any:
+        """Score histogram per actual class with the rule ``score >= threshold``, binned by
+        :func:`clfeval.charts.score_histogram` (rows with nulls or NaN left out)."""
+        from clfeval import charts
+
+        hist = score_histogram(self._df, y, score, by=by, n_bins=n_bins, weight=weight)
+        return charts.scores(hist, threshold=threshold)
+
+    def gain(
+        self,
+        y: str,
+        score: str,
+        *,
+        pos_label: Any = 1,
+        max_points: int = MAX_POINTS,
+        by: Any = None,
+        weight: str | None = None,
+        missing: Any = "raise",
+        nonfinite: Any = "raise",
+    ) -> Any:
+        """Cumulative gain of :func:`clfeval.gain_curve`; see :func:`clfeval.charts.gain`."""
+        import clfeval
+        from clfeval import charts
+
+        curve = clfeval.gain_curve(
+            self._df,
+            y,
+            score,
+            pos_label=pos_label,
+            by=by,
+            weight=weight,
+            missing=missing,
+            nonfinite=nonfinite,
+        )
+        return charts.gain(curve, max_points=max_points)
+
+    def lift(
+        self,
+        y: str,
+        score: str,
+        *,
+        pos_label: Any = 1,
+        max_points: int = MAX_POINTS,
+        by: Any = None,
+        weight: str | None = None,
+        missing: Any = "raise",
+        nonfinite: Any = "raise",
+    ) -> Any:
+        """Lift of :func:`clfeval.lift_curve`; see :func:`clfeval.charts.lift`."""
+        import clfeval
+        from clfeval import charts
+
+        curve = clfeval.lift_curve(
+            self._df,
+            y,
+            score,
+            pos_label=pos_label,
+            by=by,
+            weight=weight,
+            missing=missing,
+            nonfinite=nonfinite,
+        )
+        return charts.lift(curve, max_points=max_points)
+
+    def compare(
+        self,
+        y: str,
+        yhat: str | None = None,
+        *,
+        score: Any = None,
+        by: Any,
+        metrics: Sequence[str] | None = None,
+        average: Any = "binary",
+        pos_label: Any = 1,
+        weight: str | None = None,
+        missing: Any = "raise",
+        nonfinite: Any = "raise",
+    ) -> Any:
+        """Metrics of :func:`clfeval.metrics` per group (``by``: models, segments) as a dot
+        plot; see :func:`clfeval.charts.compare`."""
+        import clfeval
+        from clfeval import charts
+
+        table = clfeval.metrics(
+            self._df,
+            y,
+            yhat,
+            score=score,
+            metrics=metrics,
+            average=average,
+            pos_label=pos_label,
+            by=by,
+            weight=weight,
+            missing=missing,
+            nonfinite=nonfinite,
+        )
+        return charts.compare(table, by=by, metrics=metrics)
+
+    def explorer(
+        self,
+        y: str,
+        score: str,
+        *,
+        pos_label: Any = 1,
+        threshold: float | None = None,
+        max_points: int = MAX_POINTS,
+        by: Any = None,
+        weight: str | None = None,
+        missing: Any = "raise",
+        nonfinite: Any = "raise",
+    ) -> Any:
+        """Interactive threshold explorer over :func:`clfeval.thresholds`; see
+        :func:`clfeval.charts.explorer`."""
+        import clfeval
+        from clfeval import charts
+
+        table = clfeval.thresholds(
+            self._df,
+            y,
+            score,
+            pos_label=pos_label,
+            by=by,
+            weight=weight,
+            missing=missing,
+            nonfinite=nonfinite,
+        )
+        return charts.explorer(table, threshold=threshold, max_points=max_points)

@@ -32,8 +32,10 @@ Running a macro from Python (every user string is a bound parameter, never SQL t
     ['m', 'threshold', 'fpr', 'tpr']
 
 ``data`` is a Polars DataFrame or LazyFrame (its used columns are registered in ``con`` under
-an internal name for the call) or the name of a table, view or file that ``con`` can read with
-``query_table`` (then ``con`` is required). Without ``con`` a private in-memory connection is
+an internal name for the call) or a table reference that ``con`` can read with ``query_table``
+(then ``con`` is required): a table or view name, qualified or not (``"main.preds"``), or a
+file path. DuckDB parses that string as a qualified name, so a name with dots or double quotes
+must be quoted: pass ``quote(name)``. Without ``con`` a private in-memory connection is
 used. Enum labels are evaluated in category order and come back as the Enum. Errors, from
 Python checks or from the macros' own checks, are :class:`clfeval.InputError`.
 """
@@ -73,6 +75,7 @@ __all__ = [
     "load",
     "metrics",
     "pr_curve",
+    "quote",
     "report",
     "roc_curve",
     "sql_dir",
@@ -232,27 +235,26 @@ def connect(database: str = ":memory:", **kwargs: Any) -> duckdb.DuckDBPyConnect
     return con
 
 
-_PUBLIC = tuple(sorted({*TABLE_MACROS, *AGGREGATE_MACROS}))
+def quote(name: str) -> str:
+    """``name`` as a quoted SQL identifier (``"`` doubled), for table names with dots or quotes.
+
+    Examples
+    --------
+    >>> quote('my "odd" table')
+    '"my ""odd"" table"'
+    """
+    return '"' + name.replace('"', '""') + '"'
+
+
 _default: duckdb.DuckDBPyConnection | None = None
 _default_lock = threading.Lock()
 
 
-def _loaded(con: duckdb.DuckDBPyConnection) -> bool:
-    found = con.execute(
-        "SELECT count(DISTINCT function_name) FROM duckdb_functions() "
-        "WHERE function_name IN (SELECT unnest($names))",
-        {"names": list(_PUBLIC)},
-    ).fetchone()
-    return found is not None and found[0] == len(_PUBLIC)
-
-
 @contextmanager
 def _session(con: duckdb.DuckDBPyConnection | None) -> Iterator[duckdb.DuckDBPyConnection]:
-    """``con`` with the macros installed, or a cursor on a private in-memory database."""
+    """``con`` as given (macros are loaded on first use), or a cursor on a private database."""
     global _default
     if con is not None:
-        if not _loaded(con):
-            load(con)
         yield con
         return
     with _default_lock:
@@ -468,16 +470,23 @@ def _input_error(err: duckdb.Error, macro: str) -> InputError:
 def _fetch(
     con: duckdb.DuckDBPyConnection, query: str, binds: dict[str, Any], macro: str
 ) -> pl.DataFrame:
-    try:
-        return con.sql(query, params=binds).pl()
-    except duckdb.Error as err:
-        raise _input_error(err, macro) from err
+    for attempt in (1, 2):
+        try:
+            return con.sql(query, params=binds).pl()
+        except duckdb.CatalogException as err:
+            # a connection without the macros: install them once and try again
+            if attempt == 2 or "clf_" not in str(err):
+                raise _input_error(err, macro) from err
+            load(con)
+        except duckdb.Error as err:
+            raise _input_error(err, macro) from err
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def _finish(out: pl.DataFrame, by: list[str], enum: pl.Enum | None) -> pl.DataFrame:
     """Group columns first in ``by`` order; Enum codes back to their categories."""
-    if by:
-        out = out.select(*by, pl.exclude(by))
+    if by:  # the macros sort by the group columns in table order; the result is in by order
+        out = out.select(*by, pl.exclude(by)).sort(by, nulls_last=True, maintain_order=True)
     if enum is None:
         return out
     categories = enum.categories.to_list()

@@ -1,15 +1,15 @@
-"""Portable SQL for clfeval's table capabilities (Spark, BigQuery, Snowflake, Trino, Postgres, DuckDB).
+"""Portable SQL for clfeval's table capabilities: Spark, BigQuery, Snowflake, Trino, Postgres, DuckDB.
 
 `query` builds one complete ``WITH ... SELECT`` statement per capability as a sqlglot
 expression tree and renders it for the requested dialect. User strings never reach the SQL
 text unescaped: identifiers are sqlglot identifiers quoted by the dialect's generator, values
 are sqlglot literals. The SQL uses only GROUP BY, window sums over *distinct* scores (so ties
-never depend on a frame), CASE-guarded division (no engine division by zero) and CASTs:
-counts are BIGINT (DOUBLE when weighted), rates DOUBLE.
+never depend on a frame), CASE-guarded division (never the engine's division by zero) and
+CASTs: counts are BIGINT (DOUBLE when weighted), rates DOUBLE.
 
 Null policy (the aggregate rule of the SQL macros): a row with a null in a column the
-capability reads (``y``, ``yhat``, the score or probability, the weight) is left out, and a
-NaN score or probability counts as null. Every number matches scikit-learn to 1e-9 per group.
+capability reads (y, yhat, the score or probability, the weight) is left out, and a NaN
+score or probability counts as null. Every number matches scikit-learn per group to 1e-9.
 """
 
 from __future__ import annotations
@@ -24,69 +24,35 @@ from clfeval.exceptions import InputError
 
 try:
     from sqlglot import exp
-except ImportError:  # pragma: no cover - sqlglot is an optional dependency
+except ImportError:  # pragma: no cover - sqlglot is optional at runtime
     exp = None  # type: ignore[assignment]
 
 __all__ = ["CAPABILITIES", "DIALECTS", "query"]
 
 DIALECTS = ("duckdb", "spark", "bigquery", "snowflake", "trino", "postgres")
-CAPABILITIES = (
-    "counts",
-    "confusion",
-    "report",
-    "metrics",
-    "thresholds",
-    "roc_curve",
-    "pr_curve",
-    "det_curve",
-    "auroc",
-    "average_precision",
-    "log_loss",
-    "brier",
-    "calibration",
-)
+_LABEL = ("counts", "confusion", "report")
+_SCORE = ("thresholds", "roc_curve", "pr_curve", "det_curve", "auroc", "average_precision")
+_PROB = ("log_loss", "brier", "calibration")
+CAPABILITIES = (*_LABEL, "metrics", *_SCORE, *_PROB)
 _ALIASES = {"confusion_matrix": "confusion"}
 _AVERAGES = ("binary", "micro", "macro", "weighted")
-_EPS = sys.float_info.epsilon  # numpy.finfo(float64).eps, scikit-learn's log-loss clip
+_EPS = sys.float_info.epsilon  # numpy.finfo(float64).eps: scikit-learn's log-loss clip
+_PT = ("_clf_s", "_clf_tp", "_clf_fp", "_clf_npos", "_clf_nneg", "_clf_i")  # a curve point
+_RATES = ("precision", "recall", "specificity", "fpr", "f1", "accuracy", "mcc")
 _OUTPUTS = {
     "counts": ("label", "tp", "fp", "fn", "tn", "support"),
     "confusion": ("actual", "predicted", "count"),
     "report": ("label", "precision", "recall", "f1", "support"),
     "metrics": (
-        "accuracy",
-        "balanced_accuracy",
-        "precision",
-        "recall",
-        "f1",
-        "mcc",
-        "auroc",
-        "average_precision",
-        "log_loss",
-        "brier",
+        *("accuracy", "balanced_accuracy", "precision", "recall", "f1", "mcc"),
+        *("auroc", "average_precision", "log_loss", "brier"),
     ),
-    "thresholds": (
-        "threshold",
-        "tp",
-        "fp",
-        "fn",
-        "tn",
-        "precision",
-        "recall",
-        "specificity",
-        "fpr",
-        "f1",
-        "accuracy",
-        "mcc",
-    ),
+    "thresholds": ("threshold", "tp", "fp", "fn", "tn", *_RATES),
     "roc_curve": ("threshold", "fpr", "tpr"),
     "pr_curve": ("threshold", "precision", "recall"),
     "det_curve": ("threshold", "fpr", "fnr"),
-    "auroc": ("auroc",),
-    "average_precision": ("average_precision",),
-    "log_loss": ("log_loss",),
-    "brier": ("brier",),
     "calibration": ("bin", "mean_predicted", "fraction_positive", "count"),
-}
+} | {name: (name,) for name in ("auroc", "average_precision", "log_loss", "brier")}
 
 
 def query(
@@ -106,33 +72,33 @@ def query(
     average: str = "macro",
     zero_division: float | None = 0.0,
 ) -> str:
-    """One SQL statement computing `metric` per group, exactly as scikit-learn does.
+    """One SQL statement computing `metric` per group, as scikit-learn computes it.
 
-    Output columns are the group columns, then the capability's columns; rows are sorted by
-    the group keys (nulls last), then by label or threshold order:
+    Output: the group columns, then the capability's columns; rows sorted by the group keys
+    (nulls last), then by label or threshold order.
 
-    - ``counts``: label, tp, fp, fn, tn, support (one-vs-rest, sorted labels of y and yhat).
+    - ``counts``: label, tp, fp, fn, tn, support (one-vs-rest over the group's sorted labels).
     - ``confusion``: actual, predicted, count (every label pair of the group, zeros too).
-    - ``report``: label (text), precision, recall, f1, support per class, then the rows
-      ``accuracy`` (f1 = accuracy, precision and recall null), ``macro avg``,
-      ``weighted avg``; support of the summary rows is the group total.
-    - ``metrics``: accuracy, balanced_accuracy, precision, recall, f1, mcc (with `yhat`;
-      `average` binary/micro/macro/weighted), auroc, average_precision (with `score`),
-      log_loss, brier (with `proba`): one row per group.
+    - ``report``: label (text), precision, recall, f1, support per class, then ``accuracy``
+      (f1 = accuracy; precision, recall null), ``macro avg`` and ``weighted avg`` rows whose
+      support is the group total.
+    - ``metrics``: accuracy, balanced_accuracy, precision, recall, f1 (`average`), mcc with
+      `yhat`; auroc, average_precision with `score`; log_loss, brier with `proba`.
     - ``thresholds``: threshold, tp, fp, fn, tn, precision, recall, specificity, fpr, f1,
-      accuracy, mcc; one row per distinct score, highest first (``score >= threshold``).
+      accuracy, mcc per distinct score, highest first (``score >= threshold`` is positive).
     - ``roc_curve`` (threshold, fpr, tpr; first row +inf), ``pr_curve`` (threshold,
-      precision, recall; thresholds increasing, then the end point 1, 0 with a null
-      threshold), ``det_curve`` (threshold, fpr, fnr): scikit-learn's points in its order.
+      precision, recall; thresholds increasing, then precision 1, recall 0 at a null
+      threshold), ``det_curve`` (threshold, fpr, fnr): scikit-learn's points and order.
     - ``auroc`` (ties get half credit), ``average_precision`` (step sum), ``log_loss``
-      (probabilities clipped to [eps, 1 - eps]), ``brier``: one value per group.
-    - ``calibration``: bin (0-based, ``n_bins`` uniform bins as scikit-learn's
-      ``calibration_curve``), mean_predicted, fraction_positive, count; empty bins left out.
+      (p clipped to [eps, 1 - eps]), ``brier``: one row per group.
+    - ``calibration``: bin (0-based), mean_predicted, fraction_positive, count over
+      `n_bins` uniform bins as ``calibration_curve`` (an edge value goes to the lower bin).
 
-    Null when undefined: AUROC with one class, rates whose denominator is zero on a curve,
-    accuracy and log loss of an empty group; precision, recall and f1 give `zero_division`.
-    Average precision without positives is 0.0 and PR recall without positives is 1.0, as
-    in scikit-learn.
+    Null when undefined: AUROC and curve rates with one class, accuracy and losses of a
+    group whose weights sum to 0. Precision, recall, f1 and threshold rates give
+    `zero_division` on 0/0. As scikit-learn: MCC is 0 when a marginal is constant, average
+    precision without positives is 0.0 and PR recall without positives is 1.0. Weighted:
+    curves drop zero-weight rows (scikit-learn does); counts are DOUBLE.
 
     Parameters
     ----------
@@ -142,215 +108,185 @@ def query(
         Table name; dots separate catalog, schema and table (``"lake.preds"``), or a
         sequence of the parts. Each part is quoted.
     y, yhat, score, proba, weight
-        Column names of the truth, the predicted label, the ranking score, the probability
-        of `pos_label` and the non-negative row weight. Curves fall back to `proba` when
-        `score` is not given and probability metrics to `score`.
+        Column names: truth, predicted label, ranking score, probability of `pos_label`,
+        non-negative row weight. Curves use `proba` if `score` is not given and the
+        probability metrics `score` if `proba` is not given.
     group_cols
-        Column name(s); one result per combination, null keys included.
+        Column name(s); one result per combination of values, null keys included.
     pos_label
-        The positive class (a literal of y's type) for score, probability and binary
-        metrics.
+        The positive class, a literal of y's type (score, probability and binary metrics).
     dialect
         One of `DIALECTS`.
     drop_intermediate
-        Drop collinear (ROC) or vertical (PR, DET) points; None uses scikit-learn's default
-        for the curve (True for ROC, False for PR and DET).
+        Drop collinear ROC points or PR/DET points where tp does not change; None is
+        scikit-learn's default for the curve (True for ROC, False for PR and DET).
     n_bins
         Number of uniform calibration bins.
     average
         ``"binary"``, ``"micro"``, ``"macro"`` or ``"weighted"`` for the label metrics.
     zero_division
-        0.0, 1.0 or None (null, and left out of averages) for 0/0 in precision, recall, f1.
+        0.0, 1.0 or None (null, and left out of averages) for 0/0.
 
     Returns
     -------
     str
-        The SQL text (identifiers quoted).
+        The SQL text, identifiers quoted.
 
     See Also
     --------
-    clfeval.sql.load : the DuckDB macros (``clf_roc_curve`` ...), the DuckDB twin.
+    clfeval.sql.load : the DuckDB macros (``clf_roc_curve`` ...).
     sklearn.metrics : the reference for every number.
 
     Examples
     --------
     >>> import duckdb
     >>> con = duckdb.connect()
-    >>> _ = con.execute("CREATE TABLE preds AS SELECT * FROM (VALUES (1, 0.9), (0, 0.4), (1, 0.4)) t(y, s)")
-    >>> con.execute(query("auroc", table="preds", y="y", score="s")).fetchall()
+    >>> _ = con.execute("CREATE TABLE t AS FROM (VALUES (1, 0.9), (0, 0.4), (1, 0.4)) v(y, s)")
+    >>> con.execute(query("auroc", table="t", y="y", score="s")).fetchall()
     [(0.75,)]
     """
     if exp is None:  # pragma: no cover
         raise ImportError("clfeval.sql.query needs sqlglot: pip install 'sqlglot>=30,<31'")
-    cap = _check_choice(_ALIASES.get(metric, metric), CAPABILITIES, "metric")
-    _check_choice(dialect, DIALECTS, "dialect")
-    _check_choice(average, _AVERAGES, "average")
-    groups = _names(group_cols, "group_cols")
-    for value, role in ((y, "y"), (yhat, "yhat"), (score, "score"), (proba, "proba")):
-        if value is not None:
+    cap = _choice(_ALIASES.get(metric, metric), CAPABILITIES, "metric")
+    _choice(dialect, DIALECTS, "dialect")
+    _choice(average, _AVERAGES, "average")
+    groups = _names(group_cols, cap)
+    for value, role in (
+        (y, "y"),
+        (yhat, "yhat"),
+        (score, "score"),
+        (proba, "proba"),
+        (weight, "weight"),
+    ):
+        if value is not None or role == "y":
             _name(value, role)
-    if weight is not None:
-        _name(weight, "weight")
-    _check_groups(groups, _OUTPUTS[cap])
-    if zero_division is not None and zero_division not in (0.0, 1.0):
-        raise InputError(
-            f"zero_division must be 0.0, 1.0 or None, got {zero_division!r}",
-            role="zero_division",
-            rule="choice",
-            hint="None returns null and leaves the class out of averages",
-        )
-    if isinstance(n_bins, bool) or not isinstance(n_bins, Integral) or not 1 <= n_bins <= 10_000:
-        raise InputError(
-            f"n_bins must be an integer from 1 to 10000, got {n_bins!r}",
-            role="n_bins",
-            rule="range",
-            hint="scikit-learn's calibration_curve uses n_bins=5; clfeval defaults to 10",
-        )
-    if drop_intermediate is not None and not isinstance(drop_intermediate, bool):
-        raise InputError(
-            f"drop_intermediate must be True, False or None, got {drop_intermediate!r}",
-            role="drop_intermediate",
-            rule="type",
-            hint="None uses scikit-learn's default for the curve",
-        )
-    b = _Builder(
-        dialect=dialect,
-        table=_table(table),
-        groups=groups,
-        weight=weight,
-        pos_label=_literal(pos_label),
-        zero_division=zero_division,
+    _check(
+        zero_division is None or zero_division in (0.0, 1.0),
+        f"zero_division must be 0.0, 1.0 or None, got {zero_division!r}",
+        "zero_division",
+        "None returns null and leaves the class out of averages",
     )
+    _check(
+        isinstance(n_bins, Integral) and not isinstance(n_bins, bool) and 1 <= n_bins <= 10_000,
+        f"n_bins must be an integer from 1 to 10000, got {n_bins!r}",
+        "n_bins",
+        "scikit-learn's calibration_curve uses 5 bins; clfeval defaults to 10",
+    )
+    _check(
+        drop_intermediate is None or isinstance(drop_intermediate, bool),
+        f"drop_intermediate must be True, False or None, got {drop_intermediate!r}",
+        "drop_intermediate",
+        "None uses scikit-learn's default for the curve",
+    )
+    b = _Builder(dialect, _table(table), groups, weight, _literal(pos_label), zero_division)
     ranking = score if score is not None else proba
-    probability = proba if proba is not None else score
-    if cap in ("counts", "confusion", "report"):
+    if cap in _LABEL:
         b.label_source(y, _need(yhat, "yhat", cap))
         tree = getattr(b, cap)()
     elif cap == "metrics":
-        if yhat is None and ranking is None:
-            raise InputError(
-                "metrics needs yhat, score or proba",
-                role="yhat",
-                rule="missing_argument",
-                hint="pass yhat= for label metrics, score= for auroc and average precision, "
-                "proba= for log loss and Brier",
-            )
+        _check(
+            yhat is not None or ranking is not None,
+            "metrics needs yhat, score or proba",
+            "yhat",
+            "yhat= gives the label metrics, score= auroc and average precision, "
+            "proba= log loss and Brier",
+        )
         tree = b.metrics(y, yhat, score, proba, average)
-    elif cap in ("log_loss", "brier", "calibration"):
-        b.prob_source(y, _need(probability, "proba", cap))
-        tree = b.calibration(n_bins) if cap == "calibration" else b.prob_metric(cap)
+    elif cap in _PROB:
+        b.prob_source(y, _need(proba if proba is not None else score, "proba", cap))
+        tree = b.calibration(n_bins) if cap == "calibration" else b.finish(b.prob_select(cap))
     else:
         b.score_source(y, _need(ranking, "score", cap))
-        if cap in ("roc_curve", "pr_curve", "det_curve"):
-            keep = drop_intermediate if drop_intermediate is not None else cap == "roc_curve"
-            tree = getattr(b, cap)(keep)
+        if cap in ("auroc", "average_precision"):
+            tree = b.finish(b.score_select(cap))
+        elif cap == "thresholds":
+            tree = b.thresholds()
         else:
-            tree = getattr(b, cap)()
-    return tree.sql(dialect=dialect, identify=True, pretty=True)
+            keep = cap == "roc_curve" if drop_intermediate is None else drop_intermediate
+            tree = getattr(b, cap)(keep)
+    return _parenthesize(tree).sql(dialect=dialect, identify=True, pretty=True)
 
 
 # --------------------------------------------------------------------------- validation
 
 
-def _check_choice(value: Any, options: Sequence[str], role: str) -> str:
-    if isinstance(value, str) and value in options:
-        return value
+def _check(ok: bool, message: str, role: str, hint: str, column: str | None = None) -> None:
+    if not ok:
+        raise InputError(message, column=column, role=role, rule="invalid_argument", hint=hint)
+
+
+def _choice(value: Any, options: Sequence[str], role: str) -> str:
     close = difflib.get_close_matches(str(value), options, n=1)
-    raise InputError(
+    hint = f"did you mean {close[0]!r}?" if close else f"valid values: {', '.join(options)}"
+    _check(
+        isinstance(value, str) and value in options,
         f"{role} must be one of {list(options)}, got {value!r}",
-        role=role,
-        rule="choice",
-        hint=f"did you mean {close[0]!r}?" if close else f"valid values: {', '.join(options)}",
+        role,
+        hint,
     )
-
-
-def _name(value: Any, role: str) -> str:
-    if not isinstance(value, str) or not value:
-        raise InputError(
-            f"{role} must be a non-empty column name, got {value!r}",
-            column=value if isinstance(value, str) else None,
-            role=role,
-            rule="type",
-            hint="pass the column name as a string",
-        )
     return value
 
 
-def _names(value: str | Sequence[str], role: str) -> list[str]:
+def _name(value: Any, role: str) -> str:
+    _check(
+        isinstance(value, str) and value != "",
+        f"{role} must be a non-empty column name, got {value!r}",
+        role,
+        "pass the column name as a string",
+    )
+    return value
+
+
+def _names(value: str | Sequence[str], cap: str) -> list[str]:
     names = [value] if isinstance(value, str) else list(value)
-    for name in names:
-        _name(name, role)
-    seen = [n.lower() for n in names]
-    dupes = sorted({n for n in names if seen.count(n.lower()) > 1})
-    if dupes:
-        raise InputError(
-            f"{role} repeats {dupes!r}",
-            column=dupes[0],
-            role=role,
-            rule="duplicate",
-            hint="SQL engines compare identifiers case-insensitively; list each column once",
+    lower = [_name(n, "group_cols").lower() for n in names]
+    for name, low in zip(names, lower):
+        _check(
+            lower.count(low) == 1,
+            f"group_cols repeats {name!r}",
+            "group_cols",
+            "SQL engines compare identifiers case-insensitively; list each column once",
+            name,
+        )
+        _check(
+            not low.startswith("_clf_") and low not in _OUTPUTS[cap],
+            f"group column {name!r} collides with an output or internal column of {cap}",
+            "group_cols",
+            f"rename it in a view first; reserved: {', '.join(_OUTPUTS[cap])} and _clf_*",
+            name,
         )
     return names
 
 
-def _check_groups(groups: list[str], outputs: Sequence[str]) -> None:
-    for name in groups:
-        low = name.lower()
-        if low.startswith("_clf_") or low in outputs:
-            raise InputError(
-                f"group column {name!r} collides with an output or internal column name",
-                column=name,
-                role="group_cols",
-                rule="reserved_name",
-                hint=f"rename it in a view first; reserved: {', '.join(outputs)} and _clf_*",
-            )
-
-
 def _need(value: str | None, role: str, cap: str) -> str:
-    if value is None:
-        raise InputError(
-            f"{cap} needs the {role} column",
-            role=role,
-            rule="missing_argument",
-            hint=f"pass {role}='<column>'",
-        )
-    return value
+    _check(value is not None, f"{cap} needs the {role} column", role, f"pass {role}='<column>'")
+    return value  # type: ignore[return-value]
 
 
 def _table(table: str | Sequence[str]) -> exp.Table:
     parts = table.split(".") if isinstance(table, str) else list(table)
-    if not 1 <= len(parts) <= 3 or not all(isinstance(p, str) and p for p in parts):
-        raise InputError(
-            f"table must be 'table', 'schema.table' or 'catalog.schema.table', got {table!r}",
-            role="table",
-            rule="table_name",
-            hint="pass a sequence of parts, e.g. ('lake', 'my.table'), for names with dots",
-        )
-    ids = [exp.to_identifier(p, quoted=True) for p in parts]
-    return exp.Table(
-        this=ids[-1],
-        db=ids[-2] if len(ids) > 1 else None,
-        catalog=ids[-3] if len(ids) > 2 else None,
+    _check(
+        1 <= len(parts) <= 3 and all(isinstance(p, str) and p for p in parts),
+        f"table must be 'table', 'schema.table' or 'catalog.schema.table', got {table!r}",
+        "table",
+        "pass a sequence of parts, e.g. ('lake', 'my.table'), for a name with dots",
     )
+    ids = [None] * (3 - len(parts)) + [_id(p) for p in parts]
+    return exp.Table(catalog=ids[0], db=ids[1], this=ids[2])
 
 
 def _literal(value: Any) -> exp.Expr:
     if type(value).__module__ == "numpy" and hasattr(value, "item"):
         value = value.item()
-    if isinstance(value, bool):
-        return exp.convert(value)
-    if isinstance(value, Integral):
-        return exp.convert(int(value))
-    if isinstance(value, Real):
-        return exp.convert(float(value))
-    if isinstance(value, str):
-        return exp.convert(value)
-    raise InputError(
+    _check(
+        isinstance(value, (bool, Integral, Real, str)),
         f"pos_label must be a bool, number or string, got {value!r}",
-        role="pos_label",
-        rule="type",
-        hint="pass a value of the y column's type, e.g. pos_label=1 or pos_label='spam'",
+        "pos_label",
+        "pass a value of the y column's type, e.g. pos_label=1 or pos_label='spam'",
     )
+    if isinstance(value, (bool, str)):
+        return exp.convert(value)
+    return exp.convert(int(value) if isinstance(value, Integral) else float(value))
 
 
 # --------------------------------------------------------------------------- tree helpers
@@ -361,718 +297,550 @@ def _id(name: str) -> exp.Identifier:
 
 
 def _c(name: str, table: str | None = None) -> exp.Column:
-    return exp.Column(this=_id(name), table=_id(table) if table else None)
-
-
-def _as(e: exp.Expr, name: str) -> exp.Alias:
-    return exp.Alias(this=e, alias=_id(name))
+    return exp.column(name, table=table, quoted=True)
 
 
 def _n(value: int) -> exp.Literal:
     return exp.Literal.number(value)
 
 
-def _ref(name: str) -> exp.Table:
-    return exp.Table(this=_id(name))
-
-
-def _type(name: str) -> exp.DataType:
-    return exp.DataType.build(name)
-
-
-def _cast(e: exp.Expr, to: str) -> exp.Expr:
-    if isinstance(e, exp.Cast) and e.to.this == _type(to).this:
-        return e
-    return exp.Cast(this=e, to=_type(to))
-
-
 def _dbl(e: exp.Expr) -> exp.Expr:
-    return _cast(e, "DOUBLE")
+    if isinstance(e, exp.Cast) and e.to.is_type("double"):
+        return e
+    return exp.cast(e, "DOUBLE")
 
 
-def _p(e: exp.Expr) -> exp.Expr:
-    return exp.Paren(this=e)
+def _f(value: int) -> exp.Expr:
+    return _dbl(_n(value))
 
 
-def _add(*es: exp.Expr) -> exp.Expr:
-    out = es[0]
-    for e in es[1:]:
-        out = exp.Add(this=out, expression=e)
-    return out
+def _null(e: exp.Expr) -> exp.Expr:
+    return e.is_(exp.null())
 
 
-def _sub(a: exp.Expr, b: exp.Expr) -> exp.Expr:
-    return exp.Sub(this=a, expression=_p(b) if isinstance(b, (exp.Add, exp.Sub)) else b)
+def _case(*whens: tuple[exp.Expr, exp.Expr], default: exp.Expr | None = None) -> exp.Expr:
+    case = exp.case()
+    for cond, value in whens:
+        case = case.when(cond, value)
+    return case.else_(default) if default is not None else case
 
 
-def _mul(a: exp.Expr, b: exp.Expr) -> exp.Expr:
-    wrap = (exp.Add, exp.Sub)
-    return exp.Mul(
-        this=_p(a) if isinstance(a, wrap) else a, expression=_p(b) if isinstance(b, wrap) else b
-    )
-
-
-def _case(*whens: tuple[exp.Expr, exp.Expr], default: exp.Expr | None = None) -> exp.Case:
-    case = exp.Case(ifs=[exp.If(this=c, true=v) for c, v in whens])
-    if default is not None:
-        case.set("default", default)
-    return case
-
-
-def _eq(a: exp.Expr, b: exp.Expr) -> exp.Expr:
-    return exp.EQ(this=a, expression=b)
-
-
-def _and(*es: exp.Expr) -> exp.Expr:
-    return exp.and_(*es) if len(es) > 1 else es[0]
-
-
-def _sum(e: exp.Expr) -> exp.Expr:
-    return exp.Sum(this=e)
-
-
-def _max(e: exp.Expr) -> exp.Expr:
-    return exp.Max(this=e)
+def _parenthesize(tree: exp.Expr) -> exp.Expr:
+    """Wrap arithmetic operands that are arithmetic, so the text keeps the tree's evaluation
+    order (sqlglot prints ``a - (b - c)`` built with operators as ``a - b - c``)."""
+    arith = (exp.Add, exp.Sub, exp.Mul, exp.Div)
+    for node in list(tree.find_all(*arith)):
+        for key in ("this", "expression"):
+            if isinstance(node.args.get(key), arith):
+                node.set(key, exp.Paren(this=node.args[key]))
+    return tree
 
 
 def _union(*selects: exp.Select) -> exp.Expr:
     out: exp.Expr = selects[0]
     for s in selects[1:]:
-        out = exp.Union(this=out, expression=s, distinct=False)
+        out = exp.union(out, s, distinct=False)
     return out
 
 
+def _item(item: str | tuple[str, exp.Expr] | exp.Expr) -> exp.Expr:
+    if isinstance(item, str):
+        return _c(item)
+    if isinstance(item, tuple):
+        return exp.alias_(item[1], item[0], quoted=True)
+    return item
+
+
 class _Builder:
-    """Accumulates CTEs for one statement; every name it invents starts with ``_clf_``."""
+    """Collects the CTEs of one statement; every name it invents starts with ``_clf_``."""
 
-    def __init__(self, *, dialect, table, groups, weight, pos_label, zero_division) -> None:
-        self.dialect = dialect
-        self.table = table
-        self.groups = groups
-        self.weight = weight
-        self.pos = pos_label
-        self.zd = exp.Null() if zero_division is None else _dbl(_n(int(zero_division)))
+    def __init__(self, dialect, table, groups, weight, pos_label, zero_division) -> None:
+        self.dialect, self.table, self.groups = dialect, table, groups
+        self.weight, self.pos = weight, pos_label
+        self.zd = exp.null() if zero_division is None else _f(int(zero_division))
         self.ctype = "DOUBLE" if weight is not None else "BIGINT"
-        self.ctes: list[tuple[str, exp.Expr]] = []
+        self.ctes: list[exp.CTE] = []
 
-    # -- small pieces ---------------------------------------------------------------------
+    # -- plumbing -------------------------------------------------------------------------
 
     def g(self, table: str | None = None) -> list[exp.Column]:
         return [_c(name, table) for name in self.groups]
 
-    def cte(self, name: str, body: exp.Expr) -> str:
-        self.ctes.append((name, body))
-        return name
+    def cte(self, name: str, body: exp.Expr) -> None:
+        self.ctes.append(exp.CTE(this=body, alias=exp.TableAlias(this=_id(name))))
 
-    def select(self, frm: str | exp.Table, *items: exp.Expr, where=None, group=None):
-        sel = exp.select(*self.g(), *items).from_(_ref(frm) if isinstance(frm, str) else frm)
-        if where is not None:
-            sel = sel.where(where)
+    def sel(self, frm, *items, where=None, group=None, having=None) -> exp.Select:
+        """SELECT <groups>, items FROM frm [WHERE] [GROUP BY <groups>, group] [HAVING]."""
+        src = exp.Table(this=_id(frm)) if isinstance(frm, str) else frm
+        out = exp.select(*self.g(), *map(_item, items)).from_(src)
+        out = out.where(where) if where is not None else out
         if group is not None and (self.groups or group):
-            sel = sel.group_by(*self.g(), *group)
-        return sel
+            out = out.group_by(*self.g(), *map(_item, group))
+        return out.having(having) if having is not None else out
 
-    def window(self, func: exp.Expr, order: exp.Expr | None = None, *, desc=True, running=False):
-        win = exp.Window(this=func, partition_by=self.g() or None, over="OVER")
+    def win(self, func: exp.Expr, order: str | None = None, *, desc=True, running=False):
+        """func OVER (PARTITION BY <groups> [ORDER BY order] [ROWS UNBOUNDED PRECEDING])."""
+        w = exp.Window(this=func, partition_by=self.g() or None, over="OVER")
         if order is not None:
-            win.set("order", exp.Order(expressions=[exp.Ordered(this=order, desc=desc)]))
+            w.set("order", exp.Order(expressions=[exp.Ordered(this=_c(order), desc=desc)]))
         if running:
-            win.set(
-                "spec",
-                exp.WindowSpec(
-                    kind="ROWS", start="UNBOUNDED", start_side="PRECEDING", end="CURRENT ROW"
-                ),
+            spec = exp.WindowSpec(
+                kind="ROWS", start="UNBOUNDED", start_side="PRECEDING", end="CURRENT ROW"
             )
-        return win
+            w.set("spec", spec)
+        return w
 
     def count(self, e: exp.Expr) -> exp.Expr:
-        return _cast(e, self.ctype)
+        return exp.cast(e, self.ctype)
 
     def div(self, num: exp.Expr, den: exp.Expr, zero: exp.Expr | None = None) -> exp.Expr:
-        """``CASE WHEN den = 0 THEN zero ELSE num / den END`` in DOUBLE; never divides by 0."""
-        quotient = exp.Div(this=_dbl(num), expression=_dbl(den.copy()), typed=False, safe=False)
-        return _case((_eq(den, _n(0)), zero or exp.Null()), default=quotient)
+        """CASE WHEN den = 0 THEN zero ELSE num / den END, in DOUBLE."""
+        return _case((den.eq(0), zero or exp.null()), default=_dbl(num) / _dbl(den.copy()))
 
     def fconst(self, value: float) -> exp.Expr:
-        """A DOUBLE constant, parsed from its shortest round-trip text (no DECIMAL detour)."""
-        if value == float("inf"):
-            if self.dialect == "trino":  # Trino's CAST(varchar) rejects 'inf'
-                return exp.Anonymous(this="infinity", expressions=[])
-            return _dbl(exp.Literal.string("inf"))
-        return _dbl(exp.Literal.string(repr(value)))
+        """A DOUBLE constant cast from its round-trip text (no DECIMAL literal detour)."""
+        if value == float("inf") and self.dialect == "trino":  # Trino's CAST rejects 'inf'
+            return exp.Anonymous(this="infinity", expressions=[])
+        return _dbl(exp.Literal.string("inf" if value == float("inf") else repr(value)))
 
-    def not_nan(self, e: exp.Expr) -> exp.Expr:
-        if self.dialect in ("snowflake", "postgres"):  # no isnan(); NaN = NaN is TRUE there
-            return exp.Not(this=_p(_eq(e, _dbl(exp.Literal.string("NaN")))))
-        return exp.Not(this=exp.IsNan(this=e))
-
-    def notnull(self, *names: str) -> list[exp.Expr]:
+    def valid(self, *names: str, nan: exp.Expr | None = None) -> exp.Expr:
+        """The rows a capability reads: no null in its columns, no NaN in `nan`."""
         cols = [*names, *([self.weight] if self.weight is not None else [])]
-        return [exp.Not(this=exp.Is(this=_c(n), expression=exp.Null())) for n in cols]
+        conds = [_null(_c(n)).not_() for n in cols]
+        if nan is not None and self.dialect in ("snowflake", "postgres"):
+            conds.append(nan.eq(_dbl(exp.Literal.string("NaN"))).not_())  # NaN = NaN there
+        elif nan is not None:
+            conds.append(exp.IsNan(this=nan).not_())
+        return exp.and_(*conds)
 
     def w(self) -> exp.Expr:
         return _dbl(_c(self.weight)) if self.weight is not None else _n(1)
 
     def zero(self) -> exp.Expr:
-        return _dbl(_n(0)) if self.weight is not None else _n(0)
+        return _f(0) if self.weight is not None else _n(0)
 
-    def finish(self, body: exp.Select, *order: exp.Expr) -> exp.Select:
-        ordered = [exp.Ordered(this=g, desc=False, nulls_first=False) for g in self.g()]
-        if ordered or order:
-            body = body.order_by(*ordered, *order)
-        ctes = [exp.CTE(this=q, alias=exp.TableAlias(this=_id(n))) for n, q in self.ctes]
-        body.set("with_", exp.With(expressions=ctes))
+    def finish(self, body: exp.Select, *order: str | exp.Ordered) -> exp.Select:
+        keys = [*self.g(), *order]
+        if keys:
+            body = body.order_by(
+                *(
+                    exp.Ordered(this=_item(k), desc=False, nulls_first=False)
+                    if not isinstance(k, exp.Ordered)
+                    else k
+                    for k in keys
+                )
+            )
+        body.set("with_", exp.With(expressions=self.ctes))
         return body
 
-    @staticmethod
-    def asc(e: exp.Expr, desc: bool = False) -> exp.Ordered:
-        return exp.Ordered(this=e, desc=desc, nulls_first=False)
-
-    # -- label capabilities ----------------------------------------------------------------
+    # -- label capabilities ---------------------------------------------------------------
 
     def label_source(self, y: str, yhat: str) -> None:
+        """_clf_lab: per group and label, tp and the true and predicted weight."""
         self.cte(
             "_clf_src",
-            self.select(
+            self.sel(
                 self.table,
-                _as(_c(y), "_clf_y"),
-                _as(_c(yhat), "_clf_p"),
-                _as(self.w(), "_clf_w"),
-                where=_and(*self.notnull(y, yhat)),
+                ("_clf_y", _c(y)),
+                ("_clf_p", _c(yhat)),
+                ("_clf_w", self.w()),
+                where=self.valid(y, yhat),
             ),
         )
-        # Each row counts once for its true label and once for its predicted label.
-        hit = _case((_eq(_c("_clf_y"), _c("_clf_p")), _c("_clf_w")), default=self.zero())
-        truth = self.select(
+        hit = _case((_c("_clf_y").eq(_c("_clf_p")), _c("_clf_w")), default=self.zero())
+        z = self.zero
+        truth = self.sel(
             "_clf_src",
-            _as(_c("_clf_y"), "_clf_label"),
-            _as(_c("_clf_w"), "_clf_true"),
-            _as(self.zero(), "_clf_pred"),
-            _as(hit, "_clf_tp"),
+            ("_clf_label", _c("_clf_y")),
+            ("_clf_true", _c("_clf_w")),
+            ("_clf_pred", z()),
+            ("_clf_tp", hit),
         )
-        pred = self.select(
+        pred = self.sel(
             "_clf_src",
-            _as(_c("_clf_p"), "_clf_label"),
-            _as(self.zero(), "_clf_true"),
-            _as(_c("_clf_w"), "_clf_pred"),
-            _as(self.zero(), "_clf_tp"),
+            ("_clf_label", _c("_clf_p")),
+            ("_clf_true", z()),
+            ("_clf_pred", _c("_clf_w")),
+            ("_clf_tp", z()),
         )
-        self.cte("_clf_long", _union(truth, pred))
-        sums = [_as(self.count(_sum(_c(f"_clf_{k}"))), f"_clf_{k}") for k in ("tp", "pred", "true")]
-        self.cte(
-            "_clf_lab",
-            self.select("_clf_long", _c("_clf_label"), *sums, group=[_c("_clf_label")]),
-        )
+        self.cte("_clf_long", _union(truth, pred))  # each row: once as truth, once as prediction
+        sums = [(k, self.count(exp.Sum(this=_c(k)))) for k in ("_clf_tp", "_clf_pred", "_clf_true")]
+        self.cte("_clf_lab", self.sel("_clf_long", "_clf_label", *sums, group=["_clf_label"]))
 
     def counts(self) -> exp.Select:
         tp, pred, true = _c("_clf_tp"), _c("_clf_pred"), _c("_clf_true")
-        n = self.count(self.window(_sum(true)))
-        fp, fn = _sub(pred, tp), _sub(true, tp)
-        body = self.select(
-            "_clf_lab",
-            _as(_c("_clf_label"), "label"),
-            _as(tp, "tp"),
-            _as(fp, "fp"),
-            _as(fn, "fn"),
-            _as(_sub(_sub(_sub(n, tp), _p(fp)), _p(fn)), "tn"),  # scikit-learn: n - tp - fp - fn
-            _as(true, "support"),
-        )
-        return self.finish(body, self.asc(_c("label")))
+        n = self.count(self.win(exp.Sum(this=_c("_clf_true"))))
+        fp, fn = pred - tp, true - tp
+        cols = [("label", _c("_clf_label")), ("tp", tp), ("fp", fp), ("fn", fn)]
+        body = self.sel(
+            "_clf_lab", *cols, ("tn", n - tp - fp - fn), ("support", true)
+        )  # sklearn: n - tp - fp - fn
+        return self.finish(body, "label")
 
     def confusion(self) -> exp.Select:
+        """Every pair of the group's labels (a self-join on null-safe group keys), plus rows."""
+        lab = lambda alias: exp.Table(this=_id("_clf_lab"), alias=exp.TableAlias(this=_id(alias)))  # noqa: E731
+        cols = [
+            ("_clf_y", _c("_clf_label", "_clf_a")),
+            ("_clf_p", _c("_clf_label", "_clf_b")),
+            ("_clf_w", self.zero()),
+        ]
+        pairs = exp.select(*self.g("_clf_a"), *map(_item, cols)).from_(lab("_clf_a"))
         on = [exp.NullSafeEQ(this=_c(g, "_clf_a"), expression=_c(g, "_clf_b")) for g in self.groups]
-        pairs = exp.select(
-            *self.g("_clf_a"),
-            _as(_c("_clf_label", "_clf_a"), "_clf_y"),
-            _as(_c("_clf_label", "_clf_b"), "_clf_p"),
-            _as(self.zero(), "_clf_w"),
-        ).from_(exp.Table(this=_id("_clf_lab"), alias=exp.TableAlias(this=_id("_clf_a"))))
-        other = exp.Table(this=_id("_clf_lab"), alias=exp.TableAlias(this=_id("_clf_b")))
         pairs.append(
             "joins",
-            exp.Join(this=other, on=_and(*on)) if on else exp.Join(this=other, kind="CROSS"),
+            exp.Join(this=lab("_clf_b"), on=exp.and_(*on))
+            if on
+            else exp.Join(this=lab("_clf_b"), kind="CROSS"),
         )
-        cells = ("_clf_y", "_clf_p", "_clf_w")
-        self.cte("_clf_cells", _union(self.select("_clf_src", *map(_c, cells)), pairs))
-        body = self.select(
-            "_clf_cells",
-            _as(_c("_clf_y"), "actual"),
-            _as(_c("_clf_p"), "predicted"),
-            _as(self.count(_sum(_c("_clf_w"))), "count"),
-            group=[_c("_clf_y"), _c("_clf_p")],
-        )
-        return self.finish(body, self.asc(_c("actual")), self.asc(_c("predicted")))
+        self.cte("_clf_cells", _union(self.sel("_clf_src", "_clf_y", "_clf_p", "_clf_w"), pairs))
+        cols = [
+            ("actual", _c("_clf_y")),
+            ("predicted", _c("_clf_p")),
+            ("count", self.count(exp.Sum(this=_c("_clf_w")))),
+        ]
+        body = self.sel("_clf_cells", *cols, group=["_clf_y", "_clf_p"])
+        return self.finish(body, "actual", "predicted")
 
     def per_class(self) -> None:
-        """Per-class precision, recall and f1 (scikit-learn: f1 = 2 tp / (true + pred))."""
+        """_clf_per: per-class precision, recall, f1 = 2 tp / (true + pred) as scikit-learn."""
         tp, pred, true = _c("_clf_tp"), _c("_clf_pred"), _c("_clf_true")
+        rates = [
+            ("_clf_precision", self.div(tp, pred, self.zd)),
+            ("_clf_recall", self.div(tp, true, self.zd)),
+            ("_clf_f1", self.div(_f(2) * tp, true + pred, self.zd)),
+            ("_clf_o", self.win(exp.RowNumber(), "_clf_label", desc=False)),
+        ]
         self.cte(
             "_clf_per",
-            self.select(
-                "_clf_lab",
-                _c("_clf_label"),
-                tp,
-                pred,
-                true,
-                _as(self.div(tp, pred, self.zd), "_clf_precision"),
-                _as(self.div(tp, true, self.zd), "_clf_recall"),
-                _as(self.div(_mul(_dbl(_n(2)), tp), _add(true, pred), self.zd), "_clf_f1"),
-                _as(self.window(exp.RowNumber(), _c("_clf_label"), desc=False), "_clf_o"),
-            ),
+            self.sel("_clf_lab", "_clf_label", "_clf_tp", "_clf_pred", "_clf_true", *rates),
         )
 
     def class_agg(self, pos: exp.Expr | None) -> None:
-        """Sums over the classes of a group: micro counts, macro means, weighted sums, mcc."""
+        """_clf_agg per group: micro sums, macro means, weighted sums, balanced accuracy, MCC sums."""
         tp, pred, true = _c("_clf_tp"), _c("_clf_pred"), _c("_clf_true")
-        items: list[exp.Expr] = [
-            _as(_sum(e), f"_clf_s{k}") for k, e in (("tp", tp), ("pred", pred), ("true", true))
-        ]
+        items = [(f"_clf_s{k}", exp.Sum(this=_c(f"_clf_{k}"))) for k in ("tp", "pred", "true")]
         if pos is not None:
-            for k, e in (("tp", tp), ("pred", pred), ("true", true)):
-                pick = _case((_eq(_c("_clf_label"), pos), e), default=_n(0))
-                items.append(_as(_sum(pick), f"_clf_b{k}"))
+
+            def pick(k: str) -> exp.Expr:
+                return _case((_c("_clf_label").eq(pos.copy()), _c(f"_clf_{k}")), default=_n(0))
+
+            items += [(f"_clf_b{k}", exp.Sum(this=pick(k))) for k in ("tp", "pred", "true")]
         for m in ("precision", "recall", "f1"):
             col = _c(f"_clf_{m}")
-            used = _case((exp.Not(this=exp.Is(this=col, expression=exp.Null())), _dbl(true)))
             items += [
-                _as(exp.Avg(this=col), f"_clf_m{m}"),
-                _as(_sum(_mul(col, _dbl(true))), f"_clf_wn{m}"),
-                _as(_sum(used), f"_clf_wd{m}"),
+                (f"_clf_m{m}", exp.Avg(this=col)),
+                (f"_clf_wn{m}", exp.Sum(this=col * _dbl(true))),
+                (f"_clf_wd{m}", exp.Sum(this=_case((_null(col).not_(), _dbl(true))))),
             ]
-        recall = _case(
-            (exp.GT(this=true, expression=_n(0)), exp.Div(this=_dbl(tp), expression=_dbl(true)))
-        )
         items += [
-            _as(exp.Avg(this=recall), "_clf_balanced"),
-            _as(_sum(_mul(_dbl(true), _dbl(pred))), "_clf_tdotp"),
-            _as(_sum(_mul(_dbl(pred), _dbl(pred))), "_clf_pdotp"),
-            _as(_sum(_mul(_dbl(true), _dbl(true))), "_clf_tdott"),
+            ("_clf_balanced", exp.Avg(this=_case((true > 0, _dbl(tp) / _dbl(true))))),
+            ("_clf_tdotp", exp.Sum(this=_dbl(true) * _dbl(pred))),
+            ("_clf_pdotp", exp.Sum(this=_dbl(pred) * _dbl(pred))),
+            ("_clf_tdott", exp.Sum(this=_dbl(true) * _dbl(true))),
         ]
-        self.cte("_clf_agg", self.select("_clf_per", *items, group=[]))
+        self.cte("_clf_agg", self.sel("_clf_per", *items, group=[]))
 
     def weighted(self, m: str) -> exp.Expr:
-        """scikit-learn's _nanaverage with support weights (plain mean if they sum to 0)."""
-        den = exp.Coalesce(this=_c(f"_clf_wd{m}"), expressions=[_dbl(_n(0))])
-        return _case(
-            (_eq(den, _n(0)), _c(f"_clf_m{m}")),
-            default=exp.Div(this=_c(f"_clf_wn{m}"), expression=_c(f"_clf_wd{m}")),
-        )
+        """scikit-learn's _nanaverage with support weights (a plain mean if they sum to 0)."""
+        den = exp.Coalesce(this=_c(f"_clf_wd{m}"), expressions=[_f(0)])
+        return _case((den.eq(0), _c(f"_clf_m{m}")), default=_c(f"_clf_wn{m}") / _c(f"_clf_wd{m}"))
 
-    def micro(self, prefix: str) -> tuple[exp.Expr, exp.Expr, exp.Expr]:
+    def micro(self, prefix: str) -> list[exp.Expr]:
         tp, pred, true = (_c(f"_clf_{prefix}{k}") for k in ("tp", "pred", "true"))
-        return (
+        return [
             self.div(tp, pred, self.zd),
             self.div(tp, true, self.zd),
-            self.div(_mul(_dbl(_n(2)), tp), _add(true, pred), self.zd),
-        )
+            self.div(_f(2) * tp, true + pred, self.zd),
+        ]
 
     def report(self) -> exp.Select:
         self.per_class()
         self.class_agg(None)
-        text = "VARCHAR"
-        null = _dbl(exp.Null())
+        text, null = exp.DataType.build("VARCHAR"), _dbl(exp.null())
+        cols = ("label", "precision", "recall", "f1", "support")
+        per = [
+            exp.cast(_c("_clf_label"), text),
+            "_clf_precision",
+            "_clf_recall",
+            "_clf_f1",
+            "_clf_true",
+        ]
         rows = [
-            self.select(
-                "_clf_per",
-                _as(_n(0), "_clf_k"),
-                _c("_clf_o"),
-                _as(_cast(_c("_clf_label"), text), "label"),
-                _as(_c("_clf_precision"), "precision"),
-                _as(_c("_clf_recall"), "recall"),
-                _as(_c("_clf_f1"), "f1"),
-                _as(_c("_clf_true"), "support"),
+            self.sel(
+                "_clf_per", ("_clf_k", _n(0)), "_clf_o", *((c, _item(v)) for c, v in zip(cols, per))
             )
         ]
-        summaries = [
-            ("accuracy", null, null, self.micro("s")[2]),
-            ("macro avg", _c("_clf_mprecision"), _c("_clf_mrecall"), _c("_clf_mf1")),
-            (
-                "weighted avg",
-                self.weighted("precision"),
-                self.weighted("recall"),
-                self.weighted("f1"),
-            ),
-        ]
-        for k, (name, p, r, f) in enumerate(summaries, start=1):
+        macro = [_c(f"_clf_m{m}") for m in ("precision", "recall", "f1")]
+        summaries = {
+            "accuracy": [null, null.copy(), self.micro("s")[2]],
+            "macro avg": macro,
+            "weighted avg": [self.weighted(m) for m in ("precision", "recall", "f1")],
+        }
+        for k, (name, values) in enumerate(summaries.items(), start=1):
+            label = exp.cast(exp.Literal.string(name), text)
             rows.append(
-                self.select(
-                    "_clf_agg",
-                    _n(k),
-                    _n(0),
-                    _cast(exp.Literal.string(name), text),
-                    p,
-                    r,
-                    f,
-                    self.count(_c("_clf_strue")),
-                )
+                self.sel("_clf_agg", _n(k), _n(0), label, *values, self.count(_c("_clf_strue")))
             )
         self.cte("_clf_rows", _union(*rows))
-        cols = [_c(n) for n in ("label", "precision", "recall", "f1", "support")]
-        return self.finish(
-            self.select("_clf_rows", *cols), self.asc(_c("_clf_k")), self.asc(_c("_clf_o"))
-        )
+        return self.finish(self.sel("_clf_rows", *cols), "_clf_k", "_clf_o")
 
-    def mcc(self) -> exp.Expr:
+    def mcc(
+        self, c: exp.Expr, n: exp.Expr, tdotp: exp.Expr, pdotp: exp.Expr, tdott: exp.Expr
+    ) -> exp.Expr:
         """scikit-learn's multiclass MCC from class sums; 0 when a marginal is constant."""
-        n, c = _dbl(_c("_clf_spred")), _dbl(_c("_clf_stp"))
-        cov_tp = _sub(_mul(c, n), _c("_clf_tdotp"))
-        cov_pp = _sub(_mul(n, n), _c("_clf_pdotp"))
-        cov_tt = _sub(_mul(n, n), _c("_clf_tdott"))
-        prod = _mul(_p(cov_pp), _p(cov_tt))
+        prod = (n * n - pdotp) * (n.copy() * n.copy() - tdott)
         return _case(
-            (_eq(prod, _n(0)), _dbl(_n(0))),
-            default=exp.Div(this=_p(cov_tp), expression=exp.Sqrt(this=prod)),
-        )
-
-    def label_metrics(self, average: str) -> exp.Select:
-        self.per_class()
-        self.class_agg(self.pos if average == "binary" else None)
-        if average in ("binary", "micro"):
-            p, r, f = self.micro("b" if average == "binary" else "s")
-        elif average == "macro":
-            p, r, f = (_c(f"_clf_m{m}") for m in ("precision", "recall", "f1"))
-        else:
-            p, r, f = (self.weighted(m) for m in ("precision", "recall", "f1"))
-        return self.select(
-            "_clf_agg",
-            _as(self.div(_c("_clf_stp"), _c("_clf_strue")), "accuracy"),
-            _as(_c("_clf_balanced"), "balanced_accuracy"),
-            _as(p, "precision"),
-            _as(r, "recall"),
-            _as(f, "f1"),
-            _as(self.mcc(), "mcc"),
+            (prod.eq(0), _f(0)), default=(c * n.copy() - tdotp) / exp.Sqrt(this=prod.copy())
         )
 
     def metrics(self, y, yhat, score, proba, average) -> exp.Select:
-        parts: list[tuple[list[str], exp.Select]] = []
+        parts: list[exp.Select] = []
         if yhat is not None:
             self.label_source(y, yhat)
-            names = ["accuracy", "balanced_accuracy", "precision", "recall", "f1", "mcc"]
-            parts.append((names, self.label_metrics(average)))
+            self.per_class()
+            self.class_agg(self.pos if average == "binary" else None)
+            if average in ("binary", "micro"):
+                prf = self.micro("b" if average == "binary" else "s")
+            elif average == "macro":
+                prf = [_c(f"_clf_m{m}") for m in ("precision", "recall", "f1")]
+            else:
+                prf = [self.weighted(m) for m in ("precision", "recall", "f1")]
+            sums = [
+                _dbl(_c(k))
+                for k in ("_clf_stp", "_clf_spred", "_clf_tdotp", "_clf_pdotp", "_clf_tdott")
+            ]
+            values = [
+                self.div(_c("_clf_stp"), _c("_clf_strue")),
+                _c("_clf_balanced"),
+                *prf,
+                self.mcc(*sums),
+            ]
+            names = ("accuracy", "balanced_accuracy", "precision", "recall", "f1", "mcc")
+            parts.append(self.sel("_clf_agg", *zip(names, values)))
         if score is not None:
             self.score_source(y, score)
-            self.score_agg()
-            parts.append(
-                (["auroc", "average_precision"], self.score_select("auroc", "average_precision"))
-            )
+            parts.append(self.score_select("auroc", "average_precision"))
         if proba is not None:
             self.prob_source(y, proba)
-            parts.append((["log_loss", "brier"], self.prob_select("log_loss", "brier")))
+            parts.append(self.prob_select("log_loss", "brier"))
         if len(parts) == 1:
-            return self.finish(parts[0][1])
-        # One row per group and part; the union plus MAX merges them without a null-unsafe join.
-        names = [n for cols, _ in parts for n in cols]
+            return self.finish(parts[0])
+        # One row per group and part; UNION ALL + MAX merges them (no null-unsafe join).
+        names = [a.alias for part in parts for a in part.expressions[len(self.groups) :]]
         padded = []
-        for k, (cols, sel) in enumerate(parts):
-            self.cte(f"_clf_part{k}", sel)
-            items = [_c(n) if n in cols else _as(_dbl(exp.Null()), n) for n in names]
-            padded.append(self.select(f"_clf_part{k}", *items))
+        for k, part in enumerate(parts):
+            self.cte(f"_clf_part{k}", part)
+            own = {a.alias for a in part.expressions}
+            padded.append(
+                self.sel(
+                    f"_clf_part{k}", *(n if n in own else (n, _dbl(exp.null())) for n in names)
+                )
+            )
         self.cte("_clf_parts", _union(*padded))
         return self.finish(
-            self.select("_clf_parts", *[_as(_max(_c(n)), n) for n in names], group=[])
+            self.sel("_clf_parts", *((n, exp.Max(this=_c(n))) for n in names), group=[])
         )
 
-    # -- score capabilities ----------------------------------------------------------------
+    # -- score capabilities ---------------------------------------------------------------
 
     def score_source(self, y: str, score: str) -> None:
-        """Per distinct score: positive and negative weight, running tp/fp, totals P and N."""
+        """_clf_tot: per distinct score, its positive and negative weight (dp, dn), the
+        running tp and fp from the highest score down, its rank i and the totals."""
         s = _dbl(_c(score))
-        is_pos = _eq(_c(y), self.pos)
-        where = [*self.notnull(y, score), self.not_nan(s)]
+        is_pos = _c(y).eq(self.pos.copy())
+        where = self.valid(y, score, nan=s.copy())
         if self.weight is not None:  # scikit-learn drops zero-weight rows before thresholds
-            where.append(exp.NEQ(this=_c(self.weight), expression=_n(0)))
+            where = exp.and_(where, _c(self.weight).neq(0))
+        pos, neg = (
+            _case((is_pos, self.w()), default=self.zero()),
+            _case((is_pos.copy(), self.zero()), default=self.w()),
+        )
         self.cte(
             "_clf_ssrc",
-            self.select(
-                self.table,
-                _as(s, "_clf_s"),
-                _as(_case((is_pos, self.w()), default=self.zero()), "_clf_pos"),
-                _as(_case((is_pos, self.zero()), default=self.w()), "_clf_neg"),
-                where=_and(*where),
-            ),
+            self.sel(self.table, ("_clf_s", s), ("_clf_pos", pos), ("_clf_neg", neg), where=where),
         )
-        self.cte(
-            "_clf_pts",
-            self.select(
-                "_clf_ssrc",
-                _c("_clf_s"),
-                _as(self.count(_sum(_c("_clf_pos"))), "_clf_dp"),
-                _as(self.count(_sum(_c("_clf_neg"))), "_clf_dn"),
-                group=[_c("_clf_s")],
-            ),
-        )
-        s = _c("_clf_s")
+        sums = [
+            ("_clf_dp", self.count(exp.Sum(this=_c("_clf_pos")))),
+            ("_clf_dn", self.count(exp.Sum(this=_c("_clf_neg")))),
+        ]
+        self.cte("_clf_pts", self.sel("_clf_ssrc", "_clf_s", *sums, group=["_clf_s"]))
+        running = [
+            (
+                f"_clf_{k}",
+                self.count(self.win(exp.Sum(this=_c(d)), "_clf_s", running=True)),
+            )
+            for k, d in (("tp", "_clf_dp"), ("fp", "_clf_dn"))
+        ]
         self.cte(
             "_clf_cum",
-            self.select(
+            self.sel(
                 "_clf_pts",
-                s,
-                _c("_clf_dp"),
-                _c("_clf_dn"),
-                _as(self.count(self.window(_sum(_c("_clf_dp")), s, running=True)), "_clf_tp"),
-                _as(self.count(self.window(_sum(_c("_clf_dn")), s, running=True)), "_clf_fp"),
-                _as(self.window(exp.RowNumber(), s), "_clf_i"),
+                "_clf_s",
+                "_clf_dp",
+                "_clf_dn",
+                *running,
+                ("_clf_i", self.win(exp.RowNumber(), "_clf_s")),
             ),
         )
-        cols = [_c(n) for n in ("_clf_s", "_clf_dp", "_clf_dn", "_clf_tp", "_clf_fp", "_clf_i")]
+        totals = [
+            ("_clf_npos", self.win(exp.Max(this=_c("_clf_tp")))),
+            ("_clf_nneg", self.win(exp.Max(this=_c("_clf_fp")))),
+        ]
         self.cte(
             "_clf_tot",
-            self.select(
-                "_clf_cum",
-                *cols,
-                _as(self.window(_max(_c("_clf_tp"))), "_clf_npos"),
-                _as(self.window(_max(_c("_clf_fp"))), "_clf_nneg"),
+            self.sel(
+                "_clf_cum", "_clf_s", "_clf_dp", "_clf_dn", "_clf_tp", "_clf_fp", "_clf_i", *totals
             ),
         )
 
     def thresholds(self) -> exp.Select:
         tp, fp, P, N = _c("_clf_tp"), _c("_clf_fp"), _c("_clf_npos"), _c("_clf_nneg")
+        counts = [
+            ("threshold", _c("_clf_s")),
+            ("tp", tp),
+            ("fp", fp),
+            ("fn", P - tp),
+            ("tn", N - fp),
+        ]
         self.cte(
             "_clf_thr",
-            self.select(
-                "_clf_tot",
-                _c("_clf_i"),
-                _as(_c("_clf_s"), "threshold"),
-                _as(tp, "tp"),
-                _as(fp, "fp"),
-                _as(_sub(P, tp), "fn"),
-                _as(_sub(N, fp), "tn"),
-                P,
-                N,
-                _as(_dbl(_add(_c("_clf_tp"), fp)), "_clf_pp"),
+            self.sel(
+                "_clf_tot", "_clf_i", *counts, "_clf_npos", "_clf_nneg", ("_clf_pp", _dbl(tp + fp))
             ),
         )
-        tp, fp, fn, tn = (_dbl(_c(k)) for k in ("tp", "fp", "fn", "tn"))
-        P, N, pp = _dbl(_c("_clf_npos")), _dbl(_c("_clf_nneg")), _c("_clf_pp")
-        n = _add(P, N)
-        # scikit-learn's MCC on the 2x2 matrix (labels negative, positive).
-        cov_tp = _sub(_mul(_p(_add(tp, tn)), _p(n)), _add(_mul(N, _p(_add(tn, fn))), _mul(P, pp)))
-        cov_pp = _sub(
-            _mul(_p(n), _p(n)), _add(_mul(_p(_add(tn, fn)), _p(_add(tn, fn))), _mul(pp, pp))
+        tp, fp, fn, tn, P, N, pp = (
+            _dbl(_c(k)) for k in ("tp", "fp", "fn", "tn", "_clf_npos", "_clf_nneg", "_clf_pp")
         )
-        cov_tt = _sub(_mul(_p(n), _p(n)), _add(_mul(N, N), _mul(P, P)))
-        self.cte(
-            "_clf_thm",
-            self.select(
-                "_clf_thr",
-                *[
-                    _c(k)
-                    for k in (
-                        "_clf_i",
-                        "threshold",
-                        "tp",
-                        "fp",
-                        "fn",
-                        "tn",
-                        "_clf_npos",
-                        "_clf_nneg",
-                        "_clf_pp",
-                    )
-                ],
-                _as(cov_tp, "_clf_ctp"),
-                _as(_mul(_p(cov_pp), _p(cov_tt)), "_clf_cprod"),
-            ),
-        )
-        tp, fp, fn, tn = (_c(k) for k in ("tp", "fp", "fn", "tn"))
-        P, N, pp = _c("_clf_npos"), _c("_clf_nneg"), _c("_clf_pp")
-        prod = _c("_clf_cprod")
-        body = self.select(
-            "_clf_thm",
-            *[_c(k) for k in ("threshold", "tp", "fp", "fn", "tn")],
-            _as(self.div(tp, pp, self.zd), "precision"),
-            _as(self.div(tp, P, self.zd), "recall"),
-            _as(self.div(tn, N, self.zd), "specificity"),
-            _as(self.div(fp, N, self.zd), "fpr"),
-            _as(self.div(_mul(_dbl(_n(2)), tp), _add(P, pp), self.zd), "f1"),
-            _as(self.div(_add(tp, tn), _add(P, N)), "accuracy"),
-            _as(
-                _case(
-                    (_eq(prod, _n(0)), _dbl(_n(0))),
-                    default=exp.Div(this=_c("_clf_ctp"), expression=exp.Sqrt(this=prod)),
-                ),
-                "mcc",
-            ),
-        )
-        return self.finish(body, self.asc(_c("_clf_i")))
+        # scikit-learn's MCC on the 2x2 matrix, classes ordered negative, positive
+        pn = tn + fn
+        mcc = self.mcc(tp + tn, P + N, N * pn + P * pp, pn * pn + pp * pp, N * N + P * P)
+        rates = [
+            self.div(tp, pp, self.zd),
+            self.div(tp, P, self.zd),
+            self.div(tn, N, self.zd),
+            self.div(fp, N, self.zd),
+            self.div(_f(2) * tp, P + pp, self.zd),
+            self.div(tp + tn, P + N),
+            mcc,
+        ]
+        body = self.sel("_clf_thr", "threshold", "tp", "fp", "fn", "tn", *zip(_RATES, rates))
+        return self.finish(body, "_clf_i")
 
-    def keep_flags(self, src: str, order: str, *, second: bool) -> str:
-        """Mark scikit-learn's drop_intermediate survivors (first, last and corner points)."""
-        o = _c(order)
-
-        def lag(name: str, fn) -> exp.Expr:
-            return self.window(fn(this=_c(name)), o, desc=False)
-
-        lt, nt = lag("_clf_tp", exp.Lag), lag("_clf_tp", exp.Lead)
-        edge = exp.or_(
-            exp.Is(this=lt, expression=exp.Null()), exp.Is(this=nt, expression=exp.Null())
-        )
-        if second:  # ROC: np.diff(x, 2) != 0, i.e. (next - x) - (x - prev) != 0
-            conds = [edge]
-            for name in ("_clf_tp", "_clf_fp"):
-                x, prv, nxt = _c(name), lag(name, exp.Lag), lag(name, exp.Lead)
-                d2 = _sub(_p(_sub(nxt, x)), _p(_sub(x, prv)))
-                conds.append(exp.NEQ(this=d2, expression=_n(0)))
-            keep = exp.or_(*conds)
+    def keep(self, src: str, *, second: bool) -> str:
+        """scikit-learn's drop_intermediate survivors: the first, the last and the corners."""
+        x = lambda name, f=None: self.win(f(this=_c(name)), "_clf_i", desc=False) if f else _c(name)  # noqa: E731
+        edge = _null(x("_clf_tp", exp.Lag)) | _null(x("_clf_tp", exp.Lead))
+        if second:  # ROC: np.diff(v, 2) != 0 for tp or fp, i.e. (next - v) - (v - prev) != 0
+            bends = [
+                ((x(v, exp.Lead) - x(v)) - (x(v) - x(v, exp.Lag))).neq(0)
+                for v in ("_clf_tp", "_clf_fp")
+            ]
+            keep = exp.or_(edge, *bends)
         else:  # PR and DET: tp differs from the previous or the next point
             keep = exp.or_(
                 edge,
-                exp.NEQ(this=_c("_clf_tp"), expression=lt),
-                exp.NEQ(this=nt, expression=_c("_clf_tp")),
+                x("_clf_tp").neq(x("_clf_tp", exp.Lag)),
+                x("_clf_tp", exp.Lead).neq(x("_clf_tp")),
             )
-        names = ["_clf_s", "_clf_tp", "_clf_fp", "_clf_npos", "_clf_nneg", order]
-        self.cte(f"{src}_k", self.select(src, *map(_c, names), _as(keep, "_clf_keep")))
+        self.cte(f"{src}_k", self.sel(src, *_PT, ("_clf_keep", keep)))
         return f"{src}_k"
 
-    def roc_curve(self, drop_intermediate: bool) -> exp.Select:
-        src = "_clf_tot"
-        if drop_intermediate:
-            src = self.keep_flags(src, "_clf_i", second=True)
-        kept = self.select(
-            src,
-            *[_c(n) for n in ("_clf_s", "_clf_tp", "_clf_fp", "_clf_npos", "_clf_nneg", "_clf_i")],
-            where=_c("_clf_keep") if drop_intermediate else None,
-        )
-        start = self.select(
+    def start_row(self) -> exp.Select:
+        """The point at threshold +inf (tp = fp = 0) that ROC and DET start from."""
+        zeros = [
+            ("_clf_s", self.fconst(float("inf"))),
+            ("_clf_tp", self.count(_n(0))),
+            ("_clf_fp", self.count(_n(0))),
+        ]
+        return self.sel(
             "_clf_tot",
-            _as(self.fconst(float("inf")), "_clf_s"),
-            _as(self.count(_n(0)), "_clf_tp"),
-            _as(self.count(_n(0)), "_clf_fp"),
-            _c("_clf_npos"),
-            _c("_clf_nneg"),
-            _as(_n(0), "_clf_i"),
-            where=_eq(_c("_clf_i"), _n(1)),
+            *zeros,
+            "_clf_npos",
+            "_clf_nneg",
+            ("_clf_i", _n(0)),
+            where=_c("_clf_i").eq(1),
         )
-        self.cte("_clf_roc", _union(kept, start))
-        body = self.select(
+
+    def points(self, src: str, keep: bool) -> exp.Select:
+        return self.sel(src, *_PT, where=_c("_clf_keep") if keep else None)
+
+    def roc_curve(self, keep: bool) -> exp.Select:
+        self.cte(
             "_clf_roc",
-            _as(_c("_clf_s"), "threshold"),
-            _as(self.div(_c("_clf_fp"), _c("_clf_nneg")), "fpr"),
-            _as(self.div(_c("_clf_tp"), _c("_clf_npos")), "tpr"),
-        )
-        return self.finish(body, self.asc(_c("_clf_i")))
-
-    def pr_curve(self, drop_intermediate: bool) -> exp.Select:
-        src = "_clf_tot"
-        if drop_intermediate:
-            src = self.keep_flags(src, "_clf_i", second=False)
-        tp, fp, P = _c("_clf_tp"), _c("_clf_fp"), _c("_clf_npos")
-        points = self.select(
-            src,
-            _as(_c("_clf_s"), "threshold"),
-            _as(self.div(tp, _add(tp, fp), _dbl(_n(0))), "precision"),
-            _as(self.div(tp, P, _dbl(_n(1))), "recall"),  # scikit-learn: recall 1 without positives
-            _as(exp.Neg(this=_c("_clf_i")), "_clf_o"),
-            where=_c("_clf_keep") if drop_intermediate else None,
-        )
-        end = self.select(
-            "_clf_tot",
-            _as(_dbl(exp.Null()), "threshold"),
-            _as(_dbl(_n(1)), "precision"),
-            _as(_dbl(_n(0)), "recall"),
-            _as(_n(0), "_clf_o"),
-            where=_eq(_c("_clf_i"), _n(1)),
-        )
-        self.cte("_clf_prc", _union(points, end))
-        cols = [_c(n) for n in ("threshold", "precision", "recall")]
-        return self.finish(self.select("_clf_prc", *cols), self.asc(_c("_clf_o")))
-
-    def det_curve(self, drop_intermediate: bool) -> exp.Select:
-        names = ("_clf_s", "_clf_tp", "_clf_fp", "_clf_npos", "_clf_nneg", "_clf_i")
-        start = self.select(
-            "_clf_tot",
-            _as(self.fconst(float("inf")), "_clf_s"),
-            _as(self.count(_n(0)), "_clf_tp"),
-            _as(self.count(_n(0)), "_clf_fp"),
-            _c("_clf_npos"),
-            _c("_clf_nneg"),
-            _as(_n(0), "_clf_i"),
-            where=_eq(_c("_clf_i"), _n(1)),
-        )
-        self.cte("_clf_det", _union(start, self.select("_clf_tot", *map(_c, names))))
-        src = "_clf_det"
-        if drop_intermediate:
-            src = self.keep_flags(src, "_clf_i", second=False)
-        kept = self.select(
-            src, *map(_c, names), where=_c("_clf_keep") if drop_intermediate else None
-        )
-        self.cte("_clf_detk", kept)
-        o = _c("_clf_i")
-        nfp = self.window(exp.Lead(this=_c("_clf_fp")), o, desc=False)
-        ptp = self.window(exp.Lag(this=_c("_clf_tp")), o, desc=False)
-        self.cte(
-            "_clf_detn",
-            self.select("_clf_detk", *map(_c, names), _as(nfp, "_clf_nfp"), _as(ptp, "_clf_ptp")),
-        )
-        # Keep from the last point with fp = 0 to the first point with tp = P (inclusive).
-        is_null = lambda e: exp.Is(this=e, expression=exp.Null())  # noqa: E731
-        from_start = exp.or_(
-            exp.NEQ(this=_c("_clf_fp"), expression=_n(0)),
-            is_null(_c("_clf_nfp")),
-            exp.NEQ(this=_c("_clf_nfp"), expression=_n(0)),
-        )
-        to_end = exp.or_(
-            exp.NEQ(this=_c("_clf_tp"), expression=_c("_clf_npos")),
-            is_null(_c("_clf_ptp")),
-            exp.NEQ(this=_c("_clf_ptp"), expression=_c("_clf_npos")),
-        )
-        body = self.select(
-            "_clf_detn",
-            _as(_c("_clf_s"), "threshold"),
-            _as(self.div(_c("_clf_fp"), _c("_clf_nneg")), "fpr"),
-            _as(self.div(_sub(_c("_clf_npos"), _c("_clf_tp")), _c("_clf_npos")), "fnr"),
-            where=_and(_p(from_start), _p(to_end)),
-        )
-        return self.finish(body, self.asc(_c("_clf_i"), desc=True))
-
-    def score_agg(self) -> None:
-        """Per group: trapezoid area (Mann-Whitney, ties half), AP step sum, P and N."""
-        dn, dp, tp, fp = (_dbl(_c(n)) for n in ("_clf_dn", "_clf_dp", "_clf_tp", "_clf_fp"))
-        area = _sum(_mul(dn, _p(_sub(_mul(_dbl(_n(2)), tp), dp))))
-        step = _mul(dp, self.div(tp, _add(tp, fp), _dbl(_n(0))))
-        self.cte(
-            "_clf_area",
-            self.select(
-                "_clf_tot",
-                _as(area, "_clf_area"),
-                _as(_sum(step), "_clf_ap"),
-                _as(_dbl(_max(_c("_clf_npos"))), "_clf_npos"),
-                _as(_dbl(_max(_c("_clf_nneg"))), "_clf_nneg"),
-                group=[],
+            _union(
+                self.points(self.keep("_clf_tot", second=True) if keep else "_clf_tot", keep),
+                self.start_row(),
             ),
         )
+        rates = [
+            ("fpr", self.div(_c("_clf_fp"), _c("_clf_nneg"))),
+            ("tpr", self.div(_c("_clf_tp"), _c("_clf_npos"))),
+        ]
+        return self.finish(self.sel("_clf_roc", ("threshold", _c("_clf_s")), *rates), "_clf_i")
+
+    def pr_curve(self, keep: bool) -> exp.Select:
+        src = self.keep("_clf_tot", second=False) if keep else "_clf_tot"
+        tp, fp = _c("_clf_tp"), _c("_clf_fp")
+        points = self.sel(
+            src,
+            ("threshold", _c("_clf_s")),
+            ("precision", self.div(tp, tp + fp, _f(0))),
+            ("recall", self.div(tp, _c("_clf_npos"), _f(1))),  # scikit-learn: 1 without positives
+            ("_clf_o", -_c("_clf_i")),
+            where=_c("_clf_keep") if keep else None,
+        )
+        end = self.sel("_clf_tot", _dbl(exp.null()), _f(1), _f(0), _n(0), where=_c("_clf_i").eq(1))
+        self.cte("_clf_prc", _union(points, end))
+        return self.finish(self.sel("_clf_prc", "threshold", "precision", "recall"), "_clf_o")
+
+    def det_curve(self, keep: bool) -> exp.Select:
+        self.cte("_clf_det", _union(self.start_row(), self.points("_clf_tot", False)))
+        self.cte(
+            "_clf_detk",
+            self.points(self.keep("_clf_det", second=False) if keep else "_clf_det", keep),
+        )
+        near = [("_clf_nfp", self.win(exp.Lead(this=_c("_clf_fp")), "_clf_i", desc=False))]
+        near += [("_clf_ptp", self.win(exp.Lag(this=_c("_clf_tp")), "_clf_i", desc=False))]
+        self.cte("_clf_detn", self.sel("_clf_detk", *_PT, *near))
+        # From the last point with fp = 0 to the first point with tp = P, both included.
+        fp, tp, nfp, ptp, P = (
+            _c(k) for k in ("_clf_fp", "_clf_tp", "_clf_nfp", "_clf_ptp", "_clf_npos")
+        )
+        span = exp.Paren(this=fp.neq(0) | _null(nfp) | nfp.copy().neq(0)).and_(
+            exp.Paren(this=tp.neq(P) | _null(ptp) | ptp.copy().neq(P.copy()))
+        )
+        rates = [
+            ("fpr", self.div(_c("_clf_fp"), _c("_clf_nneg"))),
+            ("fnr", self.div(_c("_clf_npos") - _c("_clf_tp"), _c("_clf_npos"))),
+        ]
+        body = self.sel("_clf_detn", ("threshold", _c("_clf_s")), *rates, where=span)
+        return self.finish(body, exp.Ordered(this=_c("_clf_i"), desc=True, nulls_first=False))
 
     def score_select(self, *names: str) -> exp.Select:
+        """AUROC: trapezoids over distinct scores (Mann-Whitney, ties half); AP: step sum."""
+        dn, dp, tp, fp = (_dbl(_c(k)) for k in ("_clf_dn", "_clf_dp", "_clf_tp", "_clf_fp"))
+        sums = [
+            ("_clf_area", exp.Sum(this=dn * (_f(2) * tp - dp))),
+            ("_clf_ap", exp.Sum(this=dp.copy() * self.div(tp.copy(), tp.copy() + fp, _f(0)))),
+            ("_clf_npos", _dbl(exp.Max(this=_c("_clf_npos")))),
+            ("_clf_nneg", _dbl(exp.Max(this=_c("_clf_nneg")))),
+        ]
+        self.cte("_clf_area", self.sel("_clf_tot", *sums, group=[]))
         P, N = _c("_clf_npos"), _c("_clf_nneg")
-        exprs = {
-            # null with one class; sklearn's auc of the ROC points
-            "auroc": self.div(_c("_clf_area"), _mul(_mul(_dbl(_n(2)), P), N)),
-            # sum of (dp / P) * precision; 0.0 without positives, as scikit-learn
-            "average_precision": self.div(_c("_clf_ap"), P, _dbl(_n(0))),
+        values = {
+            "auroc": self.div(_c("_clf_area"), _f(2) * P * N),  # null with one class
+            "average_precision": self.div(_c("_clf_ap"), P.copy(), _f(0)),  # 0 without positives
         }
-        return self.select("_clf_area", *[_as(exprs[n], n) for n in names])
+        return self.sel("_clf_area", *((n, values[n]) for n in names))
 
-    def auroc(self) -> exp.Select:
-        self.score_agg()
-        return self.finish(self.score_select("auroc"))
-
-    def average_precision(self) -> exp.Select:
-        self.score_agg()
-        return self.finish(self.score_select("average_precision"))
-
-    # -- probability capabilities ------------------------------------------------------------
+    # -- probability capabilities ---------------------------------------------------------
 
     def prob_source(self, y: str, proba: str) -> None:
         p = _dbl(_c(proba))
-        self.cte(
-            "_clf_psrc",
-            self.select(
-                self.table,
-                _as(_case((_eq(_c(y), self.pos), _n(1)), default=_n(0)), "_clf_yb"),
-                _as(p, "_clf_pr"),
-                _as(_dbl(self.w()), "_clf_w"),
-                where=_and(*self.notnull(y, proba), self.not_nan(p)),
-            ),
-        )
+        yb = _case((_c(y).eq(self.pos.copy()), _n(1)), default=_n(0))
+        cols = [("_clf_yb", yb), ("_clf_pr", p), ("_clf_w", _dbl(self.w()))]
+        self.cte("_clf_psrc", self.sel(self.table, *cols, where=self.valid(y, proba, nan=p.copy())))
 
     def prob_select(self, *names: str) -> exp.Select:
         p, yb, w = _c("_clf_pr"), _c("_clf_yb"), _c("_clf_w")
@@ -1080,45 +848,39 @@ class _Builder:
 
         def clip(e: exp.Expr) -> exp.Expr:  # scikit-learn clips p and 1 - p to [eps, 1 - eps]
             return _case(
-                (exp.LT(this=e, expression=lo.copy()), lo.copy()),
-                (exp.GT(this=e.copy(), expression=hi.copy()), hi.copy()),
-                default=e.copy(),
+                (e < lo.copy(), lo.copy()), (e.copy() > hi.copy(), hi.copy()), default=e.copy()
             )
 
         losses = {
             "log_loss": _case(
-                (_eq(yb, _n(1)), exp.Neg(this=exp.Ln(this=clip(p)))),
-                default=exp.Neg(this=exp.Ln(this=clip(_p(_sub(_dbl(_n(1)), p))))),
+                (yb.eq(1), -exp.Ln(this=clip(p))), default=-exp.Ln(this=clip(_f(1) - p))
             ),
-            "brier": _mul(_p(_sub(yb, p)), _p(_sub(yb, p))),
+            "brier": (yb - p) * (yb.copy() - p.copy()),
         }
-        items = [_as(self.div(_sum(_mul(w, losses[n])), _sum(w)), n) for n in names]
-        return self.select("_clf_psrc", *items, group=[])
-
-    def prob_metric(self, name: str) -> exp.Select:
-        return self.finish(self.prob_select(name))
+        items = [(n, self.div(exp.Sum(this=w * losses[n]), exp.Sum(this=w.copy()))) for n in names]
+        return self.sel("_clf_psrc", *items, group=[])
 
     def calibration(self, n_bins: int) -> exp.Select:
-        # numpy.searchsorted(linspace(0, 1, n_bins + 1)[1:-1], p): p on an edge goes to the
-        # lower bin; edges are i * (1 / n_bins) exactly as numpy computes them.
-        step = 1.0 / n_bins
-        p = _c("_clf_pr")
-        whens = [
-            (exp.LTE(this=p, expression=self.fconst(i * step)), _n(i - 1)) for i in range(1, n_bins)
-        ]
+        # numpy.searchsorted(linspace(0, 1, n_bins + 1)[1:-1], p): an edge value goes to the
+        # lower bin; the edges are i * (1 / n_bins), computed as numpy does.
+        p, step = _c("_clf_pr"), 1.0 / n_bins
+        whens = [(p <= self.fconst(i * step), _n(i - 1)) for i in range(1, n_bins)]
         binid = _case(*whens, default=_n(n_bins - 1)) if whens else _n(0)
         self.cte(
-            "_clf_bins",
-            self.select("_clf_psrc", _as(binid, "_clf_bin"), p, _c("_clf_yb"), _c("_clf_w")),
+            "_clf_bins", self.sel("_clf_psrc", ("_clf_bin", binid), "_clf_pr", "_clf_yb", "_clf_w")
         )
         w = _c("_clf_w")
-        body = self.select(
+
+        def total() -> exp.Expr:
+            return exp.Sum(this=_c("_clf_w"))
+
+        body = self.sel(
             "_clf_bins",
-            _as(_cast(_c("_clf_bin"), "BIGINT"), "bin"),
-            _as(self.div(_sum(_mul(w, p)), _sum(w.copy())), "mean_predicted"),
-            _as(self.div(_sum(_mul(w.copy(), _c("_clf_yb"))), _sum(w.copy())), "fraction_positive"),
-            _as(self.count(_sum(w.copy())), "count"),
-            group=[_c("_clf_bin")],
+            ("bin", exp.cast(_c("_clf_bin"), "BIGINT")),
+            ("mean_predicted", self.div(exp.Sum(this=w * p), total())),
+            ("fraction_positive", self.div(exp.Sum(this=w.copy() * _c("_clf_yb")), total())),
+            ("count", self.count(total())),
+            group=["_clf_bin"],
+            having=total() > 0,
         )
-        body = body.having(exp.GT(this=_sum(w.copy()), expression=_n(0)))
-        return self.finish(body, self.asc(_c("bin")))
+        return self.finish(body, "bin")

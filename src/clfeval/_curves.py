@@ -1,0 +1,629 @@
+"""Threshold counts and the curves built on them, as frame functions.
+
+Only :func:`threshold_counts` reads rows: true and false positives of the rule
+``score >= threshold`` at every distinct score, highest first, by one of two plans:
+
+* ``"group"``: group by (groups, score), sort the distinct scores, cumulative sums per group
+  (fast when scores repeat: rounded probabilities, votes, small models);
+* ``"sort"``: sort the rows, cumulative sums, keep the last row of each run of tied scores
+  (fast when nearly every score is distinct).
+
+Eager input picks a plan from a cheap ``approx_n_unique`` probe; lazy input uses the group
+plan. Both give the same rows. Every curve, table and best threshold is a formula over these
+counts, per group (``.over``), without a Python loop over rows, thresholds or groups.
+
+Conventions: ``by`` columns come first, then ``label`` for multiclass scores (one-vs-rest),
+rows sorted by groups then curve order; DataFrame in, DataFrame out; LazyFrame in, LazyFrame
+out. Rows with weight 0 are dropped first (they would only add thresholds; scikit-learn
+drops them too). An undefined rate (no positive or no negative in a group) is null.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
+
+import polars as pl
+
+from clfeval._label import divide
+from clfeval._validate import Frame, Missing, Prepared, prepare, score_columns
+from clfeval.exceptions import InputError
+
+__all__ = [
+    "det_curve",
+    "gain_curve",
+    "lift_curve",
+    "pr_curve",
+    "roc_curve",
+    "threshold_counts",
+]
+
+S, POS, W, K = "__clf_s", "__clf_pos", "__clf_w", "__clf_k"
+TP, FP, NP, NN = "tp", "fp", "__clf_np", "__clf_nn"
+Plan = Literal["auto", "group", "sort"]
+PLAN: Plan = "auto"  # tests force one plan to check both give the same rows
+FrameScore = str | Sequence[str] | Mapping[Any, str]
+COUNT_COLUMNS = ["tp", "fp", "fn", "tn"]
+METRIC_COLUMNS = [
+    "precision", "recall", "specificity", "fpr", "npv", "f1", "fbeta", "accuracy",
+    "balanced_accuracy", "mcc", "youden_j",
+]  # fmt: skip
+# output and working columns a group column may not be named like
+RESERVED = {
+    "threshold", "tpr", "fnr", "fraction_targeted", "gain", "lift", "bin", "mean_predicted",
+    "fraction_positive", "count", *COUNT_COLUMNS, *METRIC_COLUMNS,
+}  # fmt: skip
+
+
+def over(expr: pl.Expr, keys: list[str]) -> pl.Expr:
+    return expr.over(keys) if keys else expr
+
+
+# --- validation and the long frame -----------------------------------------------------------
+
+
+def _is_text(dtype: pl.DataType) -> bool:
+    return dtype in (pl.String, pl.Categorical) or isinstance(dtype, pl.Enum | pl.Categorical)
+
+
+def check_class_value(dtype: pl.DataType, value: Any, y: str, role: str) -> None:
+    """A class value must be comparable with ``y`` (checked on the schema, before any data)."""
+    text = isinstance(value, str)
+    if _is_text(dtype) != text or (dtype == pl.Boolean and value not in (0, 1)):
+        raise InputError(
+            f"{role}={value!r} cannot be a class of column {y!r} ({dtype})",
+            column=y,
+            role=role,
+            rule="pos_label",
+            hint="pass a value of the same kind as the labels in y",
+        )
+
+
+def expand_list_scores(
+    data: Frame, score: FrameScore, labels: Sequence[Any] | None
+) -> tuple[Frame, str | dict[Any, str]]:
+    """Normalise ``score``; a List/Array column becomes one column ``name[label]`` per class."""
+    if isinstance(score, str) and isinstance(data, pl.DataFrame | pl.LazyFrame):
+        schema = data.lazy().collect_schema()
+        dtype = schema.get(score)
+        if not isinstance(dtype, pl.List | pl.Array):
+            return data, score
+        if labels is None:
+            raise InputError(
+                f"column {score!r} holds a list of scores per row; labels= must name them",
+                column=score,
+                role="score",
+                rule="score_labels",
+                hint="pass labels=[...] in the order of the list elements",
+            )
+        names = {label: f"{score}[{label}]" for label in labels}
+        parts = [
+            pl.col(score).cast(pl.List(pl.Float64)).list.get(i, null_on_oob=True).alias(n)
+            for i, n in enumerate(names.values())
+        ]
+        return data.with_columns(parts), names
+    if isinstance(score, str):
+        return data, score
+    out = score_columns(score, labels)
+    assert isinstance(out, dict)
+    if labels is not None:
+        missing = [label for label in labels if label not in out]
+        if missing:
+            raise InputError(
+                f"labels {missing!r} have no score column in the mapping",
+                role="labels",
+                rule="score_labels",
+                hint=f"the mapping has the classes {list(out)!r}",
+            )
+        out = {label: out[label] for label in labels}
+    return data, out
+
+
+def setup(
+    data: Frame,
+    y: str,
+    score: FrameScore,
+    *,
+    pos_label: Any,
+    labels: Sequence[Any] | None,
+    by: str | Sequence[str] | None,
+    weight: str | None,
+    missing: Missing,
+    nonfinite: Missing,
+    probability: bool = False,
+) -> tuple[Prepared, pl.LazyFrame, list[str]]:
+    """Validate, then ``(prepared, long frame, keys)``.
+
+    The long frame has the group keys (plus ``__clf_k, label`` for multiclass scores, one
+    copy of the rows per class), ``__clf_s`` (Float64), ``__clf_pos`` (Boolean) and, with a
+    weight, ``__clf_w``.
+    """
+    data, scores = expand_list_scores(data, score, labels)
+    if isinstance(scores, dict):
+        _check_proba_labels(scores)
+    prep = prepare(
+        data,
+        y=y,
+        score=scores,
+        weight=weight,
+        by=by,
+        labels=list(scores) if isinstance(scores, dict) else None,
+        missing=missing,
+        nonfinite=nonfinite,
+        probability=probability,
+    )
+    multiclass = isinstance(scores, dict)
+    for name in prep.by:
+        if name in RESERVED or name.startswith("__clf_") or (name == "label" and multiclass):
+            raise _collision(name)
+    dtype = prep.frame.collect_schema()[y]
+    w = [pl.col(weight).cast(pl.Float64).alias(W)] if weight is not None else []
+    if isinstance(scores, str):
+        check_class_value(dtype, pos_label, y, "pos_label")
+        if prep.classes is not None and pos_label not in prep.classes:
+            raise InputError(
+                f"pos_label={pos_label!r} is not a class of {y!r}; the classes are "
+                f"{list(prep.classes)[:10]!r}",
+                column=y,
+                role="pos_label",
+                rule="pos_label",
+                hint="pass pos_label= with the class that counts as positive",
+            )
+        long = prep.frame.select(
+            *prep.by,
+            pl.col(scores).cast(pl.Float64).alias(S),
+            (pl.col(y) == pos_label).alias(POS),
+            *w,
+        )
+        return prep, long, list(prep.by)
+    for label in scores:
+        check_class_value(dtype, label, y, "labels")
+    if prep.classes is not None:
+        unknown = [c for c in prep.classes if c not in scores]
+        if unknown:
+            raise InputError(
+                f"column {y!r} (y) holds {unknown[:10]!r}, which have no score column",
+                column=y,
+                role="y",
+                rule="unknown_label",
+                hint=f"the score columns cover {list(scores)!r}; add the missing classes",
+            )
+    known = pl.any_horizontal([pl.col(y) == label for label in scores])
+    parts = [
+        prep.frame.filter(known).select(
+            *prep.by,
+            pl.lit(k, pl.Int64).alias(K),
+            pl.lit(label, dtype).alias("label"),
+            pl.col(column).cast(pl.Float64).alias(S),
+            (pl.col(y) == label).alias(POS),
+            *w,
+        )
+        for k, (label, column) in enumerate(scores.items())
+    ]
+    return prep, pl.concat(parts), [*prep.by, K, "label"]
+
+
+def _collision(name: str) -> InputError:
+    return InputError(
+        f"group column {name!r} collides with an output column",
+        column=name,
+        role="by",
+        rule="by_name",
+        hint="rename the group column",
+    )
+
+
+def _check_proba_labels(scores: dict[Any, str]) -> None:
+    if len(scores) < 2:
+        raise InputError(
+            f"multiclass scores need at least two classes, got {list(scores)!r}",
+            role="score",
+            rule="score_labels",
+            hint="pass one column for a binary score, or one column per class",
+        )
+
+
+def choose_plan(prep: Prepared, long: pl.LazyFrame) -> Literal["group", "sort"]:
+    """Sort when most scores are distinct (eager input only; lazy input is never read)."""
+    if not prep.eager:
+        return "group"
+    row = long.select(pl.col(S).approx_n_unique().alias("u"), pl.len().alias("n")).collect()
+    distinct, n = row.row(0)
+    return "sort" if n > 0 and distinct > 0.5 * n else "group"
+
+
+def rate(num: pl.Expr, den: pl.Expr, zero_division: float | None = None) -> pl.Expr:
+    """:func:`divide` that divides like NumPy, bit for bit.
+
+    Polars 2.1 may divide a column by a total through its reciprocal (3 / 5 gives
+    0.6000000000000001; scikit-learn's 3 / 5 is 0.6) when the total was broadcast from one
+    value; "+ 0.0 * num" lays the denominator out like the numerator, which divides exactly.
+    """
+    return divide(num, den + 0.0 * num, zero_division)
+
+
+def counts_frame(long: pl.LazyFrame, keys: list[str], weighted: bool, plan: str) -> pl.LazyFrame:
+    """``(*keys, threshold, tp, fp, __clf_np, __clf_nn)``: counts at each distinct score.
+
+    Rows per group, thresholds decreasing; ``__clf_np``/``__clf_nn`` are the group's total
+    positives and negatives. Counts are Int64, or Float64 with a weight.
+    """
+    if weighted:
+        long = long.filter(pl.col(W) != 0)
+        pos = pl.when(pl.col(POS)).then(pl.col(W)).otherwise(0.0)
+        neg = pl.when(pl.col(POS)).then(0.0).otherwise(pl.col(W))
+    else:
+        pos = pl.col(POS).cast(pl.Int64)
+        neg = (~pl.col(POS)).cast(pl.Int64)
+    order = {"descending": [False] * len(keys) + [True], "nulls_last": True}
+    if plan == "group":
+        table = (
+            long.group_by([*keys, S])
+            .agg(pos.sum().alias(TP), neg.sum().alias(FP))
+            .sort([*keys, S], **order)
+            .with_columns(over(pl.col(TP, FP).cum_sum(), keys))
+        )
+    else:
+        last = over((pl.col(S) != pl.col(S).shift(-1)).fill_null(True), keys)
+        table = (
+            long.sort([*keys, S], **order)
+            .with_columns(over(pos.cum_sum(), keys).alias(TP), over(neg.cum_sum(), keys).alias(FP))
+            .filter(last)
+        )
+    return table.select(
+        *keys,
+        pl.col(S).alias("threshold"),
+        TP,
+        FP,
+        over(pl.col(TP).last(), keys).alias(NP),
+        over(pl.col(FP).last(), keys).alias(NN),
+    )
+
+
+def counts_table(
+    data: Frame, y: str, score: FrameScore, pos_label: Any, labels: Sequence[Any] | None,
+    by: Any, weight: str | None, missing: Missing, nonfinite: Missing,
+) -> tuple[Prepared, pl.LazyFrame, list[str], pl.LazyFrame]:  # fmt: skip
+    prep, long, keys = setup(
+        data,
+        y,
+        score,
+        pos_label=pos_label,
+        labels=labels,
+        by=by,
+        weight=weight,
+        missing=missing,
+        nonfinite=nonfinite,
+    )
+    plan = PLAN if PLAN != "auto" else choose_plan(prep, long)
+    return prep, counts_frame(long, keys, weight is not None, plan), keys, long
+
+
+def finish(prep: Prepared, out: pl.LazyFrame, keys: list[str], *columns: str) -> Frame:
+    shown = [k for k in keys if k != K]
+    return prep.finish(out.select(*shown, *columns))
+
+
+def _with_start(table: pl.LazyFrame, keys: list[str], **start: Any) -> pl.LazyFrame:
+    """Prepend one row per group (``start`` gives its values), keeping the group's order."""
+    first = over(pl.int_range(pl.len()) == 0, keys)
+    head = table.filter(first).with_columns(
+        *[pl.lit(v).cast(table.collect_schema()[k]).alias(k) for k, v in start.items()],
+        pl.lit(0).alias("__clf_o"),
+    )
+    body = table.with_columns(pl.lit(1).alias("__clf_o"))
+    both = pl.concat([head, body])
+    return both.sort([*keys, "__clf_o"], nulls_last=True, maintain_order=True).drop("__clf_o")
+
+
+def _changes(column: str, keys: list[str]) -> pl.Expr:
+    """True where ``column`` differs from the previous or the next row (ends always True)."""
+    c = pl.col(column)
+    before = over((c != c.shift(1)).fill_null(True), keys)
+    after = over((c != c.shift(-1)).fill_null(True), keys)
+    return before | after
+
+
+def _corners(keys: list[str]) -> pl.Expr:
+    """scikit-learn's ROC ``drop_intermediate``: keep a point where fp or tp bends."""
+
+    def bends(column: str) -> pl.Expr:
+        c = pl.col(column)
+        return over(((c - c.shift(1)) != (c.shift(-1) - c)).fill_null(True), keys)
+
+    return bends(FP) | bends(TP)
+
+
+_COMMON_DOC = """
+    Parameters
+    ----------
+    data
+        A Polars DataFrame or LazyFrame.
+    y
+        The actual class column.
+    score
+        One score column (higher means ``pos_label``), or per-class scores for one-vs-rest
+        curves: a mapping ``{label: column}``, a list of columns with ``labels=``, or one
+        List/Array column with ``labels=``.
+    by, weight, missing, nonfinite
+        Group columns, a row-weight column, and what to do with nulls and non-finite scores
+        (``"raise"`` or ``"drop"``).
+"""
+
+
+def threshold_counts(
+    data: Frame,
+    y: str,
+    score: FrameScore,
+    *,
+    pos_label: Any = 1,
+    labels: Sequence[Any] | None = None,
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    missing: Missing = "raise",
+    nonfinite: Missing = "raise",
+) -> Frame:
+    """Confusion counts at every distinct score: ``threshold, tp, fp, fn, tn``.
+
+    At threshold t, rows with ``score >= t`` are predicted positive; thresholds decrease, so
+    tp and fp grow down the table. Counts are Int64 (Float64 with ``weight``).
+
+    See Also
+    --------
+    sklearn.metrics.confusion_matrix_at_thresholds : the same counts.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"y": [0, 0, 1, 1], "s": [0.1, 0.4, 0.35, 0.8]})
+    >>> threshold_counts(df, "y", "s")["tp"].to_list()
+    [1, 1, 2, 2]
+    """
+    prep, table, keys, _ = counts_table(
+        data, y, score, pos_label, labels, by, weight, missing, nonfinite
+    )
+    out = table.with_columns(
+        (pl.col(NP) - pl.col(TP)).alias("fn"), (pl.col(NN) - pl.col(FP)).alias("tn")
+    )
+    return finish(prep, out, keys, "threshold", *COUNT_COLUMNS)
+
+
+def roc_curve(
+    data: Frame,
+    y: str,
+    score: FrameScore,
+    *,
+    pos_label: Any = 1,
+    drop_intermediate: bool = True,
+    labels: Sequence[Any] | None = None,
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    missing: Missing = "raise",
+    nonfinite: Missing = "raise",
+) -> Frame:
+    """ROC curve: ``threshold, fpr, tpr`` with fpr = fp / negatives, tpr = tp / positives.
+
+    scikit-learn's points in its order: a first point (+inf, 0, 0), then one point per
+    distinct score, thresholds decreasing. ``drop_intermediate`` drops points collinear with
+    their neighbours (they change neither the plot nor the area). fpr (tpr) is null in a
+    group without negatives (positives).
+    {common}
+    See Also
+    --------
+    clf_roc_curve : the SQL twin.
+    sklearn.metrics.roc_curve : the same points.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({{"y": [0, 0, 1, 1], "s": [0.1, 0.4, 0.35, 0.8]}})
+    >>> roc_curve(df, "y", "s")["tpr"].to_list()
+    [0.0, 0.5, 0.5, 1.0, 1.0]
+    """
+    prep, table, keys, _ = counts_table(
+        data, y, score, pos_label, labels, by, weight, missing, nonfinite
+    )
+    if drop_intermediate:
+        table = table.filter(_corners(keys))
+    table = _with_start(table, keys, threshold=float("inf"), tp=0, fp=0)
+    out = table.with_columns(
+        rate(pl.col(FP), pl.col(NN)).alias("fpr"),
+        rate(pl.col(TP), pl.col(NP)).alias("tpr"),
+    )
+    return finish(prep, out, keys, "threshold", "fpr", "tpr")
+
+
+def pr_curve(
+    data: Frame,
+    y: str,
+    score: FrameScore,
+    *,
+    pos_label: Any = 1,
+    drop_intermediate: bool = False,
+    labels: Sequence[Any] | None = None,
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    missing: Missing = "raise",
+    nonfinite: Missing = "raise",
+) -> Frame:
+    """Precision–recall curve: ``threshold, precision, recall`` (tp/(tp+fp), tp/positives).
+
+    scikit-learn's points in its order: thresholds increasing, then the end point precision
+    1, recall 0 with a null threshold. ``drop_intermediate`` keeps only the first and last
+    point of each run of equal recall. recall is null in a group without positives
+    (scikit-learn sets it to 1 with a warning).
+    {common}
+    See Also
+    --------
+    clf_pr_curve : the SQL twin.
+    sklearn.metrics.precision_recall_curve : the same points.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({{"y": [0, 0, 1, 1], "s": [0.1, 0.4, 0.35, 0.8]}})
+    >>> pr_curve(df, "y", "s")["recall"].to_list()
+    [1.0, 1.0, 0.5, 0.5, 0.0]
+    """
+    prep, table, keys, _ = counts_table(
+        data, y, score, pos_label, labels, by, weight, missing, nonfinite
+    )
+    if drop_intermediate:
+        table = table.filter(_changes(TP, keys))
+    ps = pl.col(TP) + pl.col(FP)
+    table = table.with_columns(
+        rate(pl.col(TP), ps, 0.0).alias("precision"),
+        rate(pl.col(TP), pl.col(NP)).alias("recall"),
+        pl.lit(0).alias("__clf_end"),
+    )
+    table = table.sort([*keys, "threshold"], nulls_last=True, maintain_order=True)
+    end = over(pl.int_range(pl.len()) == 0, keys)
+    tail = table.filter(end).with_columns(
+        pl.lit(None, pl.Float64).alias("threshold"),
+        pl.lit(1.0).alias("precision"),
+        pl.lit(0.0).alias("recall"),
+        pl.lit(1).alias("__clf_end"),
+    )
+    out = pl.concat([table, tail]).sort([*keys, "__clf_end"], nulls_last=True, maintain_order=True)
+    return finish(prep, out, keys, "threshold", "precision", "recall")
+
+
+def det_curve(
+    data: Frame,
+    y: str,
+    score: FrameScore,
+    *,
+    pos_label: Any = 1,
+    drop_intermediate: bool = False,
+    labels: Sequence[Any] | None = None,
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    missing: Missing = "raise",
+    nonfinite: Missing = "raise",
+) -> Frame:
+    """Detection error tradeoff: ``threshold, fpr, fnr`` with fnr = fn / positives.
+
+    scikit-learn's points in its order: a +inf threshold is added first, the curve starts at
+    the last point with no false positive and stops at the first with no false negative,
+    then is reversed (thresholds increasing). ``drop_intermediate`` keeps the first and last
+    point of each run of equal tp. Rates are null in a group without negatives / positives
+    (scikit-learn raises).
+    {common}
+    See Also
+    --------
+    clf_det_curve : the SQL twin.
+    sklearn.metrics.det_curve : the same points.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({{"y": [0, 0, 1, 1], "s": [0.1, 0.4, 0.35, 0.8]}})
+    >>> det_curve(df, "y", "s")["fnr"].to_list()
+    [0.0, 0.5, 0.5]
+    """
+    prep, table, keys, _ = counts_table(
+        data, y, score, pos_label, labels, by, weight, missing, nonfinite
+    )
+    table = _with_start(table, keys, threshold=float("inf"), tp=0, fp=0)
+    if drop_intermediate:
+        table = table.filter(_changes(TP, keys))
+    tp, fp = pl.col(TP), pl.col(FP)
+    after_last_zero_fp = (fp > 0) | over((fp.shift(-1) > 0).fill_null(True), keys)
+    until_first_full_tp = (tp < pl.col(NP)) | over((tp.shift(1) < pl.col(NP)).fill_null(True), keys)
+    out = (
+        table.filter(after_last_zero_fp & until_first_full_tp)
+        .with_columns(
+            rate(fp, pl.col(NN)).alias("fpr"),
+            rate(pl.col(NP) - tp, pl.col(NP)).alias("fnr"),
+        )
+        .sort([*keys, "threshold"], nulls_last=True, maintain_order=True)
+    )
+    return finish(prep, out, keys, "threshold", "fpr", "fnr")
+
+
+for _f in (roc_curve, pr_curve, det_curve):
+    _f.__doc__ = (_f.__doc__ or "").format(common=_COMMON_DOC)
+
+
+# --- gain and lift ----------------------------------------------------------------------
+
+
+def _gain_table(
+    data: Frame, y: str, score: FrameScore, pos_label: Any, labels: Sequence[Any] | None,
+    by: Any, weight: str | None, missing: Missing, nonfinite: Missing, start: bool,
+) -> tuple[Prepared, pl.LazyFrame, list[str]]:  # fmt: skip
+    prep, table, keys, _ = counts_table(
+        data, y, score, pos_label, labels, by, weight, missing, nonfinite
+    )
+    if start:
+        table = _with_start(table, keys, tp=0, fp=0)
+    total = pl.col(NP) + pl.col(NN)
+    return (
+        prep,
+        table.with_columns(
+            rate(pl.col(TP) + pl.col(FP), total).alias("fraction_targeted"),
+            rate(pl.col(TP), pl.col(NP)).alias("gain"),
+        ),
+        keys,
+    )
+
+
+def gain_curve(
+    data: Frame,
+    y: str,
+    score: FrameScore,
+    *,
+    pos_label: Any = 1,
+    labels: Sequence[Any] | None = None,
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    missing: Missing = "raise",
+    nonfinite: Missing = "raise",
+) -> Frame:
+    """Cumulative gain: ``fraction_targeted, gain``, the share of positives in the top rows.
+
+    fraction_targeted is the share of rows flagged and gain the share of positives caught when
+    targeting the rows with the highest scores first: one point per distinct score (ties are
+    targeted together), from (0, 0) to (1, 1). gain is null in a group without positives.
+
+    See Also
+    --------
+    clf_gain : the SQL twin.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"y": [0, 0, 1, 1], "s": [0.1, 0.4, 0.35, 0.8]})
+    >>> gain_curve(df, "y", "s")["gain"].to_list()
+    [0.0, 0.5, 0.5, 1.0, 1.0]
+    """
+    prep, out, keys = _gain_table(
+        data, y, score, pos_label, labels, by, weight, missing, nonfinite, start=True
+    )
+    return finish(prep, out, keys, "fraction_targeted", "gain")
+
+
+def lift_curve(
+    data: Frame,
+    y: str,
+    score: FrameScore,
+    *,
+    pos_label: Any = 1,
+    labels: Sequence[Any] | None = None,
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    missing: Missing = "raise",
+    nonfinite: Missing = "raise",
+) -> Frame:
+    """Lift: ``fraction_targeted, lift`` with lift = gain / fraction_targeted.
+
+    How many times more positives the top-scored rows hold than a random pick of the same
+    size: one point per distinct score, highest first, ending at lift 1. The origin of the
+    gain curve is left out (0/0). lift is null in a group without positives.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"y": [0, 0, 1, 1], "s": [0.1, 0.4, 0.35, 0.8]})
+    >>> lift_curve(df, "y", "s")["lift"].to_list()
+    [2.0, 1.0, 1.3333333333333333, 1.0]
+    """
+    prep, out, keys = _gain_table(
+        data, y, score, pos_label, labels, by, weight, missing, nonfinite, start=False
+    )
+    out = out.with_columns(rate(pl.col("gain"), pl.col("fraction_targeted")).alias("lift"))
+    return finish(prep, out, keys, "fraction_targeted", "lift")

@@ -1,0 +1,346 @@
+"""Probability metrics: log loss, Brier score, calibration error (expressions), calibration curve.
+
+The expressions aggregate to one value and follow aggregate semantics: a row with a null in a
+column the metric reads, or a NaN probability, is left out; they do not check that values
+are probabilities. The frame function :func:`calibration` and the front door do: values
+outside [0, 1] raise, and multiclass rows must sum to 1 (:func:`check_proba_sums`), never
+renormalised silently.
+
+A binary ``proba`` is one column, the probability of ``pos_label``. Multiclass probabilities
+are a mapping ``{label: column}``, a list of columns with ``labels=``, or one List/Array
+column with ``labels=``.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
+
+import polars as pl
+
+from clfeval._counts import IntoExpr, col, sums_by_key, weight_expr
+from clfeval._curves import POS, FrameScore, K, S, W, finish, setup
+from clfeval._score import ScoreArg, class_scores, is_class, score_valid
+from clfeval._validate import Frame, Missing, Prepared
+from clfeval.exceptions import InputError
+
+__all__ = ["brier", "calibration", "check_proba_sums", "ece", "log_loss"]
+
+EPS = sys.float_info.epsilon  # float64 machine epsilon: scikit-learn's clip for log loss
+F64 = pl.Float64
+
+
+def _mean(value: pl.Expr, valid: pl.Expr, w: pl.Expr | None) -> pl.Expr:
+    """The (weighted) mean of ``value`` over valid rows; null when none is left."""
+    one = pl.lit(1.0) if w is None else w
+    den = pl.when(valid).then(one).otherwise(0.0).sum()
+    num = pl.when(valid).then(one * value).otherwise(0.0).sum()
+    return pl.when(den > 0).then(num / den).otherwise(None)
+
+
+def _clip(p: pl.Expr) -> pl.Expr:
+    return p.clip(EPS, 1 - EPS)
+
+
+def log_loss(
+    y: IntoExpr,
+    proba: ScoreArg,
+    *,
+    pos_label: Any = 1,
+    labels: Sequence[Any] | None = None,
+    weight: IntoExpr | None = None,
+) -> pl.Expr:
+    """Log loss: the (weighted) mean of −log p(actual class), p clipped to [ε, 1 − ε].
+
+    ε is the float64 machine epsilon, as scikit-learn, so a confident wrong answer costs
+    about 36, not infinity. Binary: ``proba`` is the probability of ``pos_label`` (the other
+    class gets 1 − p). Null when no row is left. Multiclass rows whose class has no column
+    are left out, like rows with a null (or NaN) value.
+
+    See Also
+    --------
+    clf_log_loss : the SQL twin.
+    sklearn.metrics.log_loss : the same number.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"y": [1, 0, 1], "p": [0.9, 0.2, 0.6]})
+    >>> round(df.select(log_loss("y", "p")).item(), 4)
+    0.2798
+    """
+    yv, w = col(y), weight_expr(weight)
+    per_class = class_scores(proba, labels)
+    if per_class is None:
+        p = col(proba).cast(F64)  # type: ignore[arg-type]
+        valid = score_valid(yv, [p], w)
+        own = pl.when(yv == pos_label).then(_clip(p)).otherwise(_clip(1 - p))
+        return _mean(-own.log(), valid, w).alias("log_loss")
+    classes, columns = per_class
+    valid = score_valid(yv, columns, w) & is_class(yv, classes)
+    own = pl.coalesce([pl.when(yv == c).then(_clip(p)) for c, p in zip(classes, columns)])
+    return _mean(-own.log(), valid, w).alias("log_loss")
+
+
+def brier(
+    y: IntoExpr,
+    proba: ScoreArg,
+    *,
+    pos_label: Any = 1,
+    labels: Sequence[Any] | None = None,
+    weight: IntoExpr | None = None,
+) -> pl.Expr:
+    """Brier score: the (weighted) mean squared gap between probabilities and outcomes.
+
+    Binary: mean of (1[y = pos_label] − p)². Multiclass (scikit-learn 1.9): mean over rows of
+    Σ_c (1[y = c] − p_c)², halved when there are only two columns, so two columns give the
+    binary score. Null when no row is left; rows whose class has no column are left out.
+
+    See Also
+    --------
+    clf_brier : the SQL twin.
+    sklearn.metrics.brier_score_loss : the same number.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"y": [0, 1, 1, 0], "p": [0.1, 0.9, 0.8, 0.3]})
+    >>> round(df.select(brier("y", "p")).item(), 4)
+    0.0375
+    """
+    yv, w = col(y), weight_expr(weight)
+    per_class = class_scores(proba, labels)
+    if per_class is None:
+        p = col(proba).cast(F64)  # type: ignore[arg-type]
+        valid = score_valid(yv, [p], w)
+        gap = (yv == pos_label).cast(F64) - p
+        return _mean(gap * gap, valid, w).alias("brier")
+    classes, columns = per_class
+    valid = score_valid(yv, columns, w) & is_class(yv, classes)
+    squares = pl.sum_horizontal([((yv == c).cast(F64) - p) ** 2 for c, p in zip(classes, columns)])
+    if len(classes) < 3:
+        squares = squares * 0.5
+    return _mean(squares, valid, w).alias("brier")
+
+
+def uniform_edges(n_bins: int) -> list[float]:
+    """``np.linspace(0, 1, n_bins + 1)`` exactly (i·(1/n), then 1.0)."""
+    step = 1.0 / n_bins
+    return [i * step for i in range(n_bins)] + [1.0]
+
+
+def _check_bins(n_bins: Any) -> None:
+    if not isinstance(n_bins, int) or n_bins < 1:
+        raise InputError(
+            f"n_bins={n_bins!r} is not a positive integer",
+            role="n_bins",
+            rule="option",
+            hint="n_bins is the number of probability bins",
+        )
+
+
+def ece(
+    y: IntoExpr,
+    proba: IntoExpr,
+    *,
+    n_bins: int = 10,
+    pos_label: Any = 1,
+    kind: Literal["expected", "max"] = "expected",
+    weight: IntoExpr | None = None,
+) -> pl.Expr:
+    """Expected calibration error: Σ_b (n_b / n)·|acc_b − conf_b| over uniform bins of p.
+
+    acc_b is the share of ``pos_label`` in bin b and conf_b the mean probability there; bins
+    are [0, 1/n], (1/n, 2/n], ... as :func:`calibration` (the same points, summarised).
+    ``kind="max"`` gives the maximum calibration error, max_b |acc_b − conf_b| over non-empty
+    bins. Null when no row is left.
+
+    See Also
+    --------
+    calibration : the bins themselves.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"y": [0, 1, 1, 0], "p": [0.1, 0.9, 0.8, 0.3]})
+    >>> round(df.select(ece("y", "p", n_bins=2)).item(), 4)
+    0.175
+    """
+    _check_bins(n_bins)
+    if kind not in ("expected", "max"):
+        raise InputError(
+            f"kind={kind!r} is not 'expected' or 'max'",
+            role="kind",
+            rule="option",
+            hint="'expected' weighs each bin by its size, 'max' takes the worst bin",
+        )
+    yv, w, p = col(y), weight_expr(weight), col(proba).cast(F64)
+    valid = score_valid(yv, [p], w)
+    inner = pl.lit(pl.Series(uniform_edges(n_bins)[1:-1], dtype=F64))
+    pv = p.filter(valid)
+    bins = inner.search_sorted(pv, side="left")
+    wv = (valid.cast(F64) if w is None else w).filter(valid)
+    gap = wv * ((yv == pos_label).cast(F64).filter(valid) - pv)
+    gaps = sums_by_key(bins, gap)[1]
+    total = wv.sum()
+    if kind == "expected":
+        value = gaps.abs().sum() / total
+    else:
+        sizes = sums_by_key(bins, wv)[1]
+        value = pl.when(sizes > 0).then(gaps.abs() / sizes).max()
+    return (
+        pl.when(total > 0).then(value).otherwise(None).alias("ece" if kind == "expected" else "mce")
+    )
+
+
+# --- front-door checks and the calibration curve -------------------------------------------
+
+
+def check_proba_sums(
+    prep: Prepared, columns: Mapping[Any, str], *, atol: float | None = None
+) -> None:
+    """Raise when a row of multiclass probabilities does not sum to 1 (eager input only).
+
+    The tolerance is ``1e-6 * k`` for k columns unless ``atol`` is given; the error names the
+    worst row and its sum. LazyFrames are not read here.
+    """
+    if not prep.eager or not columns:
+        return
+    tol = 1e-6 * len(columns) if atol is None else atol
+    total = pl.sum_horizontal([pl.col(c).cast(F64) for c in columns.values()])
+    gap = (total - 1.0).abs()
+    row = prep.frame.select(
+        (gap > tol).sum().alias("n"),
+        gap.arg_max().alias("i"),
+        total.gather(gap.arg_max()).first().alias("s"),
+    ).collect()
+    n_bad, worst, value = row.row(0)
+    if n_bad:
+        names = list(columns.values())
+        raise InputError(
+            f"{n_bad} row(s) of probabilities {names!r} do not sum to 1; the worst is row "
+            f"{worst} with sum {value!r}",
+            column=names[0],
+            role="proba",
+            rule="probability_sum",
+            hint=f"each row must sum to 1 within {tol:g}; clfeval never renormalises silently",
+        )
+
+
+def _quantile_edges(n_bins: int) -> pl.Expr:
+    """``np.percentile(p, linspace(0, 100, n_bins + 1))`` as a List (linear, numpy's lerp).
+
+    The sorted scores are packed once and the edges computed in ``list.eval``, so the sort
+    runs once per group.
+    """
+    q = pl.lit(pl.Series([(x * 100) / 100 for x in uniform_edges(n_bins)], dtype=F64))
+    e = pl.element()
+    n = e.len().cast(F64)
+    index = (n - 1) * q
+    below = index.floor()
+    at_end = index >= n - 1
+    lo = pl.when(at_end).then(n - 1).otherwise(below).cast(pl.Int64)
+    hi = pl.when(at_end).then(n - 1).otherwise(below + 1).cast(pl.Int64)
+    t = index - below
+    a, b = e.gather(lo), e.gather(hi)
+    edge = pl.when(t >= 0.5).then(b - (b - a) * (1 - t)).otherwise(a + (b - a) * t)
+    return pl.col(S).sort().implode().list.eval(edge).alias("__clf_edges")
+
+
+def calibration(
+    data: Frame,
+    y: str,
+    proba: FrameScore,
+    *,
+    n_bins: int = 10,
+    strategy: Literal["uniform", "quantile"] = "uniform",
+    pos_label: Any = 1,
+    labels: Sequence[Any] | None = None,
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    missing: Missing = "raise",
+    nonfinite: Missing = "raise",
+) -> Frame:
+    """Calibration curve: ``bin, mean_predicted, fraction_positive, count`` per non-empty bin.
+
+    Bins split [0, 1] evenly (``"uniform"``) or at the quantiles of p (``"quantile"``); a value
+    on an inner edge goes to the lower bin, as scikit-learn's ``calibration_curve``, which
+    gives the same points. mean_predicted is the mean probability in the bin, fraction_positive
+    the share of ``pos_label``; with ``weight`` both are weighted and count is the total weight
+    (quantile edges stay unweighted). Probabilities outside [0, 1] raise; per-class columns
+    give one-vs-rest curves with a ``label`` column, and their rows must sum to 1.
+
+    See Also
+    --------
+    clf_calibration : the SQL twin.
+    sklearn.calibration.calibration_curve : the same points.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"y": [0, 0, 1, 1], "p": [0.1, 0.4, 0.35, 0.8]})
+    >>> calibration(df, "y", "p", n_bins=2)["fraction_positive"].to_list()
+    [0.3333333333333333, 1.0]
+    """
+    _check_bins(n_bins)
+    if strategy not in ("uniform", "quantile"):
+        raise InputError(
+            f"strategy={strategy!r} is not 'uniform' or 'quantile'",
+            role="strategy",
+            rule="option",
+            hint="'uniform' splits [0, 1] evenly, 'quantile' puts as many rows in each bin",
+        )
+    prep, long, keys = setup(
+        data,
+        y,
+        proba,
+        pos_label=pos_label,
+        labels=labels,
+        by=by,
+        weight=weight,
+        missing=missing,
+        nonfinite=nonfinite,
+        probability=True,
+    )
+    if K in keys:
+        named = {r: c for r, c in prep.roles.items() if r.startswith("score")}
+        check_proba_sums(prep, named)
+    if weight is not None:
+        long = long.filter(pl.col(W) != 0)
+    if strategy == "uniform" or n_bins == 1:
+        inner = pl.lit(pl.Series(uniform_edges(n_bins)[1:-1], dtype=F64))
+        long = long.with_columns(inner.search_sorted(pl.col(S), side="left").alias("bin"))
+    else:
+        table = (
+            long.group_by(keys).agg(_quantile_edges(n_bins))
+            if keys
+            else long.select(_quantile_edges(n_bins))
+        )
+        # one column per inner edge (not a list per row), then count the edges below p
+        inner_edges = [f"__clf_e{i}" for i in range(1, n_bins)]
+        table = table.select(
+            *keys,
+            *[pl.col("__clf_edges").list.get(i).alias(e) for i, e in enumerate(inner_edges, 1)],
+        )
+        joined = (
+            long.join(table, on=keys, how="left", nulls_equal=True)
+            if keys
+            else long.join(table, how="cross")
+        )
+        below = [(pl.col(S) > pl.col(e)).cast(pl.Int64) for e in inner_edges]
+        long = joined.with_columns(pl.sum_horizontal(below).alias("bin"))
+    one = pl.col(W) if weight is not None else pl.lit(1.0)
+    size = pl.col(W).sum() if weight is not None else pl.len().cast(pl.Int64)
+    out = (
+        long.group_by([*keys, "bin"])
+        .agg(
+            (one * pl.col(S)).sum().alias("__clf_sp"),
+            (one * pl.col(POS).cast(F64)).sum().alias("__clf_sy"),
+            (pl.col(W).sum() if weight is not None else pl.len().cast(F64)).alias("__clf_sw"),
+            size.alias("count"),
+        )
+        .with_columns(
+            pl.col("bin").cast(pl.Int64),
+            (pl.col("__clf_sp") / pl.col("__clf_sw")).alias("mean_predicted"),
+            (pl.col("__clf_sy") / pl.col("__clf_sw")).alias("fraction_positive"),
+        )
+        .sort([*keys, "bin"], nulls_last=True)
+    )
+    return finish(prep, out, keys, "bin", "mean_predicted", "fraction_positive", "count")

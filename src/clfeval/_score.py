@@ -1,0 +1,683 @@
+"""Ranking metrics: AUROC, average precision, KS, top-k (expressions); threshold tables.
+
+Every function returns a ``pl.Expr`` that aggregates to one value, so it works in ``select``,
+``group_by().agg()`` and ``over()``, on DataFrames and LazyFrames, in the streaming engine.
+Expressions follow aggregate semantics: a row with a null in a column the metric reads, or a
+NaN score, is left out. They do not validate data: the frame functions do.
+
+A binary ``score`` is one column (higher means ``pos_label``). Multiclass scores are a mapping
+``{label: column}``, a list of columns with ``labels=``, or one List/Array column with
+``labels=`` (a single column given together with ``labels`` is always read as per-class
+scores). Multiclass rows whose ``y`` is not one of the listed classes are left out.
+
+Plans: unweighted AUROC is the Mann–Whitney rank formula (one rank, ties get half credit);
+everything else sorts the rows once, highest score first, and reads cumulative positive and
+negative weights at the end of each run of tied scores (scikit-learn's thresholds).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from itertools import combinations
+from typing import Any, Literal
+
+import polars as pl
+
+from clfeval._counts import IntoExpr, OvR, col, valid_rows, weight_expr
+from clfeval._curves import (
+    COUNT_COLUMNS,
+    FP,
+    METRIC_COLUMNS,
+    NN,
+    NP,
+    TP,
+    FrameScore,
+    S,
+    W,
+    counts_table,
+    finish,
+    over,
+)
+from clfeval._label import RATIOS, divide, fbeta_ratio
+from clfeval._validate import Frame, Missing
+from clfeval.exceptions import InputError
+
+__all__ = [
+    "auroc",
+    "average_precision",
+    "best_threshold",
+    "ks",
+    "thresholds",
+    "top_k_accuracy",
+]
+
+ScoreArg = IntoExpr | Sequence[IntoExpr] | Mapping[Any, IntoExpr]
+Average = Literal["macro", "weighted", "micro"] | None
+F64 = pl.Float64
+
+
+# --- score arguments ----------------------------------------------------------------------
+
+
+def list_element(column: pl.Expr, i: int) -> pl.Expr:
+    """Element ``i`` of a List or Array column, as Float64 (null when the list is short)."""
+    return column.cast(pl.List(F64)).list.get(i, null_on_oob=True)
+
+
+def class_scores(
+    score: ScoreArg, labels: Sequence[Any] | None
+) -> tuple[list[Any], list[pl.Expr]] | None:
+    """``(classes, one Float64 score expression per class)``, or None for a binary score."""
+    if isinstance(score, Mapping):
+        mapping = dict(score)
+        if labels is not None:
+            missing = [label for label in labels if label not in mapping]
+            if missing:
+                raise InputError(
+                    f"labels {missing!r} have no score column in the mapping",
+                    role="labels",
+                    rule="score_labels",
+                    hint=f"the mapping has the classes {list(mapping)!r}",
+                )
+            mapping = {label: mapping[label] for label in labels}
+        if len(mapping) < 2:
+            raise InputError(
+                f"multiclass scores need at least two classes, got {list(mapping)!r}",
+                role="score",
+                rule="score_labels",
+                hint="pass one column for a binary score, or one column per class",
+            )
+        return list(mapping), [col(c).cast(F64) for c in mapping.values()]
+    if isinstance(score, str | pl.Expr):
+        if labels is None:
+            return None
+        labels = list(labels)
+        if len(labels) < 2:
+            raise InputError(
+                f"labels={labels!r} lists fewer than two classes",
+                role="labels",
+                rule="score_labels",
+                hint="a List/Array score column needs every class listed",
+            )
+        return labels, [list_element(col(score), i) for i in range(len(labels))]
+    columns = list(score)
+    if labels is None or len(labels) != len(columns):
+        raise InputError(
+            f"a list of {len(columns)} score columns needs labels= of the same length",
+            role="score",
+            rule="score_labels",
+            hint="pass labels=[...] in the order of the columns, or a mapping {label: column}",
+        )
+    return list(labels), [col(c).cast(F64) for c in columns]
+
+
+def score_valid(y: pl.Expr, scores: Sequence[pl.Expr], w: pl.Expr | None) -> pl.Expr:
+    """Rows an expression evaluates: nothing null, no NaN score."""
+    finite = [s.is_nan().not_().fill_null(False) for s in scores]
+    return valid_rows(y, w, *scores) & pl.all_horizontal(finite)
+
+
+def is_class(y: pl.Expr, classes: Sequence[Any]) -> pl.Expr:
+    """``y`` is one of ``classes`` (works for every label dtype, unlike ``is_in``)."""
+    return pl.any_horizontal([(y == c).fill_null(False) for c in classes])
+
+
+def check_average(average: Any, allowed: Sequence[Any]) -> None:
+    if average not in allowed:
+        raise InputError(
+            f"average={average!r} is not one of {list(allowed)}",
+            role="average",
+            rule="option",
+            hint="'macro' is the plain mean over classes, 'weighted' weights them by support, "
+            "'micro' pools every (row, class) pair, None gives one value per class",
+        )
+
+
+def combine(values: list[pl.Expr], support: list[pl.Expr], average: Average) -> pl.Expr:
+    """Average per-class values; null classes are left out (scikit-learn's NaN exclusion)."""
+    if average is None:
+        return pl.concat_list(values)
+    if average == "macro":
+        return pl.mean_horizontal(values)
+    # weighted: pack (value, support) pairs once so each per-class value is computed once
+    pairs = pl.concat_list([pl.struct(v.alias("v"), s.alias("s")) for v, s in zip(values, support)])
+    e = pl.element()
+    v, w = e.struct.field("v"), e.struct.field("s")
+    den = w.filter(v.is_not_null()).sum()
+    mean = pl.when(den > 0).then((v * w).sum() / den).otherwise(None)
+    return pairs.list.eval(mean).list.first()
+
+
+def stack(parts: list[pl.Expr]) -> pl.Expr:
+    """Concatenate expressions end to end (micro averaging ravels (row, class) pairs)."""
+    out = parts[0]
+    for part in parts[1:]:
+        out = out.append(part)
+    return out
+
+
+# --- the two plans --------------------------------------------------------------------------
+
+Stat = Callable[[pl.Expr, pl.Expr], pl.Expr]
+
+
+def rank_auroc(pos: pl.Expr, s: pl.Expr, valid: pl.Expr) -> pl.Expr:
+    """(Σ average ranks of positives − P(P+1)/2) / (P·N), null unless both classes present.
+
+    The rows are packed once and the formula runs in ``list.eval``, so each input appears
+    once in the expression tree (Polars does not share repeated sub-expressions here).
+    """
+    rows = pl.struct(s.alias("s"), pos.alias("p")).filter(valid).implode()
+    e = pl.element()
+    p = e.struct.field("p")
+    n_pos = p.sum().cast(F64)
+    n_neg = p.len().cast(F64) - n_pos
+    rank_sum = e.struct.field("s").rank("average").filter(p).sum()
+    value = (rank_sum - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg)
+    auc = pl.when((n_pos > 0) & (n_neg > 0)).then(value).otherwise(None)
+    return rows.list.eval(auc).list.first()
+
+
+def curve_stat(pos: pl.Expr, s: pl.Expr, w: pl.Expr | None, valid: pl.Expr, stat: Stat) -> pl.Expr:
+    """Sort once (highest score first) and apply ``stat(T, F)`` in ``list.eval``.
+
+    T and F are the cumulative positive and negative weights at each distinct score: the
+    true and false positives of the rule ``score >= threshold``, thresholds decreasing.
+    """
+    one = pl.lit(1.0) if w is None else w
+    packed = pl.struct(
+        s.alias("s"),
+        pl.when(pos).then(one).otherwise(0.0).alias("p"),
+        pl.when(pos).then(0.0).otherwise(one).alias("n"),
+    )
+    rows = packed.filter(valid).sort_by(s.filter(valid), descending=True).implode()
+    e = pl.element()
+    key = e.struct.field("s")
+    last = (key != key.shift(-1)).fill_null(True)
+    tps = e.struct.field("p").cum_sum().filter(last)
+    fps = e.struct.field("n").cum_sum().filter(last)
+    return rows.list.eval(stat(tps, fps)).list.first()
+
+
+def _share(part: pl.Expr, total: pl.Expr) -> pl.Expr:
+    """part / total dividing exactly (a broadcast total would divide by its reciprocal)."""
+    return part / (total + 0.0 * part)
+
+
+def _auroc_stat(max_fpr: float | None) -> Stat:
+    def stat(tps: pl.Expr, fps: pl.Expr) -> pl.Expr:
+        n_pos, n_neg = tps.last(), fps.last()
+        fpr, tpr = _share(fps, n_neg), _share(tps, n_pos)
+        x0, y0 = fpr.shift(1).fill_null(0.0), tpr.shift(1).fill_null(0.0)
+        full = (fpr - x0) * (tpr + y0) / 2.0
+        if max_fpr is None or max_fpr == 1:
+            area = full.sum()
+        else:  # trapezoids up to max_fpr, the crossing segment interpolated (np.interp)
+            m = float(max_fpr)
+            at_m = (tpr - y0) / (fpr - x0) * (m - x0) + y0
+            part = (m - x0) * (y0 + at_m) / 2.0
+            seg = pl.when(fpr <= m).then(full).when(x0 <= m).then(part).otherwise(0.0)
+            lo, hi = 0.5 * m * m, m  # McClish: 0.5 for a random ranking, 1 for a perfect one
+            area = 0.5 * (1 + (seg.sum() - lo) / (hi - lo))
+        return pl.when((n_pos > 0) & (n_neg > 0)).then(area).otherwise(None)
+
+    return stat
+
+
+def _ap_stat(tps: pl.Expr, fps: pl.Expr) -> pl.Expr:
+    n_pos = tps.last()
+    recall = _share(tps, n_pos)
+    ps = tps + fps
+    precision = pl.when(ps > 0).then(tps / ps).otherwise(0.0)
+    ap = ((recall - recall.shift(1).fill_null(0.0)) * precision).sum().clip(lower_bound=0.0)
+    return pl.when(n_pos > 0).then(ap).otherwise(None)
+
+
+def _ks_stat(tps: pl.Expr, fps: pl.Expr) -> pl.Expr:
+    n_pos, n_neg = tps.last(), fps.last()
+    gap = (_share(tps, n_pos) - _share(fps, n_neg)).abs().max()
+    return pl.when((n_pos > 0) & (n_neg > 0)).then(gap).otherwise(None)
+
+
+def binary_auroc(
+    pos: pl.Expr, s: pl.Expr, w: pl.Expr | None, valid: pl.Expr, max_fpr: float | None = None
+) -> pl.Expr:
+    if w is None and (max_fpr is None or max_fpr == 1):
+        return rank_auroc(pos, s, valid)
+    return curve_stat(pos, s, w, valid, _auroc_stat(max_fpr))
+
+
+# --- public expressions -----------------------------------------------------------------
+
+
+def _ovr(
+    metric: Callable[[pl.Expr, pl.Expr, pl.Expr | None, pl.Expr], pl.Expr],
+    y: pl.Expr,
+    classes: list[Any],
+    scores: list[pl.Expr],
+    w: pl.Expr | None,
+    average: Average,
+) -> pl.Expr:
+    """One-vs-rest: the binary metric per class, then averaged (micro ravels the pairs)."""
+    valid = score_valid(y, scores, w) & is_class(y, classes)
+    hits = [(y == c).fill_null(False) for c in classes]
+    if average == "micro":
+        ones = [valid] * len(classes)
+        wt = None if w is None else stack([w] * len(classes))
+        return metric(stack(hits), stack(scores), wt, stack(ones))
+    one = pl.lit(1.0) if w is None else w
+    support = [pl.when(valid & h).then(one).otherwise(0.0).sum() for h in hits]
+    values = [metric(h, s, w, valid) for h, s in zip(hits, scores)]
+    return combine(values, support, average)
+
+
+def auroc(
+    y: IntoExpr,
+    score: ScoreArg,
+    *,
+    pos_label: Any = 1,
+    max_fpr: float | None = None,
+    multi_class: Literal["ovr", "ovo"] = "ovr",
+    average: Average = "macro",
+    labels: Sequence[Any] | None = None,
+    weight: IntoExpr | None = None,
+) -> pl.Expr:
+    """Area under the ROC curve: P(score of a positive > score of a negative), ties count ½.
+
+    Null when ``y`` holds one class only (never 0, never NaN). ``max_fpr`` gives the partial
+    area up to that false positive rate, McClish-standardised (0.5 random, 1 perfect).
+    Multiclass: one-vs-rest (``average`` macro, weighted by support, micro, or None for one
+    value per class) or ``multi_class="ovo"`` (Hand & Till, macro or weighted by pair
+    prevalence). Classes absent from ``y`` are null and left out of the averages. Rows with a
+    null (or a NaN score) are left out.
+
+    See Also
+    --------
+    clf_auroc : the SQL twin.
+    sklearn.metrics.roc_auc_score : the same number.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"y": [0, 0, 1, 1], "s": [0.1, 0.4, 0.35, 0.8]})
+    >>> df.select(auroc("y", "s")).item()
+    0.75
+    """
+    if max_fpr is not None and not 0 < max_fpr <= 1:
+        raise InputError(
+            f"max_fpr={max_fpr!r} is not in (0, 1]",
+            role="max_fpr",
+            rule="option",
+            hint="max_fpr is the false positive rate where the partial area stops",
+        )
+    if multi_class not in ("ovr", "ovo"):
+        raise InputError(
+            f"multi_class={multi_class!r} is not 'ovr' or 'ovo'",
+            role="multi_class",
+            rule="option",
+            hint="'ovr' is one-vs-rest, 'ovo' is Hand & Till's one-vs-one",
+        )
+    yv, w = col(y), weight_expr(weight)
+    per_class = class_scores(score, labels)
+    if per_class is None:
+        s = col(score).cast(F64)  # type: ignore[arg-type]
+        valid = score_valid(yv, [s], w)
+        return binary_auroc((yv == pos_label).fill_null(False), s, w, valid, max_fpr).alias("auroc")
+    if max_fpr is not None and max_fpr != 1:
+        raise InputError(
+            "max_fpr (partial AUROC) is binary only",
+            role="max_fpr",
+            rule="option",
+            hint="leave max_fpr=None for multiclass scores",
+        )
+    classes, scores = per_class
+    if multi_class == "ovo":
+        check_average(average, ("macro", "weighted"))
+        return _ovo(yv, classes, scores, w, average).alias("auroc")
+    check_average(average, ("macro", "weighted", "micro", None))
+    return _ovr(binary_auroc, yv, classes, scores, w, average).alias("auroc")
+
+
+def _ovo(
+    y: pl.Expr, classes: list[Any], scores: list[pl.Expr], w: pl.Expr | None, average: Average
+) -> pl.Expr:
+    """Hand & Till: mean over class pairs of (AUC(a | a, b) + AUC(b | a, b)) / 2."""
+    valid = score_valid(y, scores, w)
+    one = pl.lit(1.0) if w is None else w
+    pairs, prevalence = [], []
+    for (i, a), (j, b) in combinations(enumerate(classes), 2):
+        in_a, in_b = (y == a).fill_null(False), (y == b).fill_null(False)
+        both = valid & (in_a | in_b)
+        pairs.append(
+            (binary_auroc(in_a, scores[i], w, both) + binary_auroc(in_b, scores[j], w, both)) / 2
+        )
+        prevalence.append(pl.when(both).then(one).otherwise(0.0).sum())
+    return combine(pairs, prevalence, average)
+
+
+def average_precision(
+    y: IntoExpr,
+    score: ScoreArg,
+    *,
+    pos_label: Any = 1,
+    average: Average = "macro",
+    labels: Sequence[Any] | None = None,
+    weight: IntoExpr | None = None,
+) -> pl.Expr:
+    """Average precision: Σ_n (R_n − R_{n−1})·P_n over thresholds, highest first.
+
+    Null when ``y`` has no positive (scikit-learn returns 0.0 with a warning; clfeval treats
+    the metric as undefined). Multiclass: one-vs-rest with ``average`` macro, weighted, micro
+    or None; classes without positives are null and left out of the averages. Rows with a
+    null (or a NaN score) are left out.
+
+    See Also
+    --------
+    clf_average_precision : the SQL twin.
+    sklearn.metrics.average_precision_score : the same number.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"y": [0, 0, 1, 1], "s": [0.1, 0.4, 0.35, 0.8]})
+    >>> round(df.select(average_precision("y", "s")).item(), 4)
+    0.8333
+    """
+    yv, w = col(y), weight_expr(weight)
+
+    def metric(pos: pl.Expr, s: pl.Expr, wt: pl.Expr | None, valid: pl.Expr) -> pl.Expr:
+        return curve_stat(pos, s, wt, valid, _ap_stat)
+
+    per_class = class_scores(score, labels)
+    if per_class is None:
+        s = col(score).cast(F64)  # type: ignore[arg-type]
+        valid = score_valid(yv, [s], w)
+        return metric((yv == pos_label).fill_null(False), s, w, valid).alias("average_precision")
+    check_average(average, ("macro", "weighted", "micro", None))
+    classes, scores = per_class
+    return _ovr(metric, yv, classes, scores, w, average).alias("average_precision")
+
+
+def ks(
+    y: IntoExpr, score: IntoExpr, *, pos_label: Any = 1, weight: IntoExpr | None = None
+) -> pl.Expr:
+    """Kolmogorov–Smirnov statistic: max over thresholds of |TPR − FPR|.
+
+    The largest gap between the score distributions of positives and negatives (scipy's
+    ``ks_2samp`` statistic). Null when ``y`` holds one class only. Rows with a null (or a NaN
+    score) are left out.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"y": [0, 0, 1, 1], "s": [0.1, 0.4, 0.35, 0.8]})
+    >>> df.select(ks("y", "s")).item()
+    0.5
+    """
+    yv, w, s = col(y), weight_expr(weight), col(score).cast(F64)
+    valid = score_valid(yv, [s], w)
+    return curve_stat((yv == pos_label).fill_null(False), s, w, valid, _ks_stat).alias("ks")
+
+
+def top_k_accuracy(
+    y: IntoExpr,
+    scores: ScoreArg,
+    *,
+    k: int = 2,
+    labels: Sequence[Any] | None = None,
+    weight: IntoExpr | None = None,
+) -> pl.Expr:
+    """Top-k accuracy: the (weighted) share of rows whose class is among the k highest scores.
+
+    Ties are broken as scikit-learn does: among equal scores the class listed later ranks
+    higher. A single binary score column (no ``labels``) follows scikit-learn too: with
+    ``k=1`` the greater class is predicted when the score exceeds 0.5 (scores in [0, 1]) or 0
+    (otherwise); with ``k >= 2`` every row is a hit. Null when no row is left, or for a binary
+    score when ``y`` does not hold exactly two classes.
+
+    See Also
+    --------
+    sklearn.metrics.top_k_accuracy_score : the same number.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"y": [0, 1, 2, 2], "p0": [0.5, 0.3, 0.2, 0.7],
+    ...                    "p1": [0.2, 0.4, 0.4, 0.2], "p2": [0.3, 0.3, 0.4, 0.1]})
+    >>> df.select(top_k_accuracy("y", ["p0", "p1", "p2"], labels=[0, 1, 2])).item()
+    0.75
+    """
+    if not isinstance(k, int) or k < 1:
+        raise InputError(
+            f"k={k!r} is not a positive integer",
+            role="k",
+            rule="option",
+            hint="k is how many of the highest-scored classes count as a hit",
+        )
+    yv, w = col(y), weight_expr(weight)
+    one = pl.lit(1.0) if w is None else w
+    per_class = class_scores(scores, labels)
+    if per_class is None:
+        s = col(scores).cast(F64)  # type: ignore[arg-type]
+        valid = score_valid(yv, [s], w)
+        sv = s.filter(valid)
+        cut = pl.when((sv.min() >= 0) & (sv.max() <= 1)).then(0.5).otherwise(0.0)
+        hit = (s > cut) == (yv == yv.filter(valid).max()) if k == 1 else pl.lit(True)
+        share = pl.when(valid).then(one * hit.cast(F64)).otherwise(0.0).sum() / (
+            pl.when(valid).then(one).otherwise(0.0).sum()
+        )
+        two = yv.filter(valid).n_unique() == 2
+        return pl.when(two).then(share).otherwise(None).alias("top_k_accuracy")
+    classes, columns = per_class
+    valid = score_valid(yv, columns, w) & is_class(yv, classes)
+    own = pl.coalesce([pl.when(yv == c).then(s) for c, s in zip(classes, columns)])
+    own_index = pl.coalesce([pl.when(yv == c).then(pl.lit(i)) for i, c in enumerate(classes)])
+    ahead = pl.sum_horizontal(
+        [((s > own) | ((s == own) & (own_index < i))).cast(pl.Int64) for i, s in enumerate(columns)]
+    )
+    hit = (ahead < k).cast(F64)
+    den = pl.when(valid).then(one).otherwise(0.0).sum()
+    num = pl.when(valid).then(one * hit).otherwise(0.0).sum()
+    return pl.when(den > 0).then(num / den).otherwise(None).alias("top_k_accuracy")
+
+
+# --- thresholds table and best threshold (frame functions over threshold counts) ---------
+
+
+def _metric_columns(beta: float, zero_division: float | None) -> dict[str, pl.Expr]:
+    """Every metric of the thresholds table as a formula over the counts (one place each)."""
+    tp, fp = pl.col(TP).cast(pl.Float64), pl.col(FP).cast(pl.Float64)
+    # "+ 0.0 * tp": totals laid out like tp, so Polars divides exactly (see _curves.rate)
+    n_pos, n_neg = pl.col(NP) + 0.0 * tp, pl.col(NN) + 0.0 * tp
+    fn, tn = n_pos - tp, n_neg - fp
+    c = OvR(tp=tp, pred=tp + fp, support=n_pos, total=n_pos + n_neg, classes=None)
+    z = zero_division
+    recall, specificity = RATIOS["recall"](c, z), RATIOS["specificity"](c, z)
+    den = (tp + fp) * n_pos * n_neg * (tn + fn)
+    return {
+        "precision": RATIOS["precision"](c, z),
+        "recall": recall,
+        "specificity": specificity,
+        "fpr": RATIOS["fpr"](c, z),
+        "npv": RATIOS["npv"](c, z),
+        "f1": fbeta_ratio(1.0)(c, z),
+        "fbeta": fbeta_ratio(beta)(c, z),
+        "accuracy": divide(tp + tn, c.total, z),
+        # recall of each class present, averaged (scikit-learn's balanced_accuracy_score)
+        "balanced_accuracy": pl.mean_horizontal(divide(tp, n_pos, None), divide(tn, n_neg, None)),
+        # binary MCC; 0 when a margin is empty, as scikit-learn
+        "mcc": pl.when(den == 0).then(0.0).otherwise((tp * tn - fp * fn) / den.sqrt()),
+        "youden_j": recall + specificity - 1.0,
+    }
+
+
+def _check_beta(beta: float) -> None:
+    if not beta > 0:
+        raise InputError(
+            f"beta={beta!r} is not positive",
+            role="beta",
+            rule="option",
+            hint="beta > 1 weighs recall more, beta < 1 precision",
+        )
+
+
+def _table(
+    table: pl.LazyFrame, metrics: Sequence[str], beta: float, zero_division: float | None
+) -> pl.LazyFrame:
+    formulas = _metric_columns(beta, zero_division)
+    return table.with_columns(
+        (pl.col(NP) - pl.col(TP)).alias("fn"),
+        (pl.col(NN) - pl.col(FP)).alias("tn"),
+        *[formulas[m].alias(m) for m in metrics],
+    )
+
+
+def _cut_points(long: pl.LazyFrame, keys: list[str], n: int, weighted: bool) -> pl.LazyFrame:
+    """The scores at n evenly spaced quantiles (0, 1/(n-1), ..., 1; lower), per group."""
+    if weighted:
+        long = long.filter(pl.col(W) != 0)
+    q = pl.lit(pl.Series([i / (n - 1) for i in range(n)]))
+    at = ((pl.len() - 1).cast(pl.Float64) * q).floor().cast(pl.Int64)
+    cut = pl.col(S).sort().gather(at).alias("threshold")
+    cuts = long.group_by(keys).agg(cut) if keys else long.select(cut.implode())
+    return cuts.explode("threshold").unique()
+
+
+def thresholds(
+    data: Frame,
+    y: str,
+    score: FrameScore,
+    *,
+    pos_label: Any = 1,
+    metrics: Sequence[str] | None = None,
+    n: int | None = None,
+    beta: float = 1.0,
+    zero_division: float | None = 0.0,
+    labels: Sequence[Any] | None = None,
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    missing: Missing = "raise",
+    nonfinite: Missing = "raise",
+) -> Frame:
+    """Metrics at every threshold: ``threshold, tp, fp, fn, tn`` then one column per metric.
+
+    Rule: ``score >= threshold`` is predicted positive; one row per distinct score, highest
+    first, or with ``n`` only the scores at n evenly spaced quantiles (min to max). Metrics
+    (default all): precision, recall, specificity, fpr, npv, f1, fbeta (``beta``), accuracy,
+    balanced_accuracy, mcc, youden_j (recall + specificity − 1), each the label metric of the
+    thresholded predictions; a zero denominator gives ``zero_division`` (0.0 as scikit-learn).
+
+    See Also
+    --------
+    clf_thresholds : the SQL twin.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"y": [0, 0, 1, 1], "s": [0.1, 0.4, 0.35, 0.8]})
+    >>> thresholds(df, "y", "s", metrics=["precision"])["precision"].to_list()
+    [1.0, 0.5, 0.6666666666666666, 0.5]
+    """
+    chosen = list(METRIC_COLUMNS if metrics is None else metrics)
+    unknown = [m for m in chosen if m not in METRIC_COLUMNS]
+    if unknown:
+        raise InputError(
+            f"metrics {unknown!r} are not columns of the thresholds table",
+            role="metrics",
+            rule="option",
+            hint=f"choose from {METRIC_COLUMNS}",
+        )
+    _check_beta(beta)
+    if n is not None and (not isinstance(n, int) or n < 2):
+        raise InputError(
+            f"n={n!r} is not an integer >= 2",
+            role="n",
+            rule="option",
+            hint="n is the number of cut points, from the lowest to the highest score",
+        )
+    prep, table, keys, long = counts_table(
+        data, y, score, pos_label, labels, by, weight, missing, nonfinite
+    )
+    if n is not None:
+        cuts = _cut_points(long, keys, n, weight is not None)
+        table = table.join(
+            cuts, on=[*keys, "threshold"], how="semi", nulls_equal=True, maintain_order="left"
+        )
+    out = _table(table, chosen, beta, zero_division)
+    return finish(prep, out, keys, "threshold", *COUNT_COLUMNS, *chosen)
+
+
+def _metric_name(metric: str, beta: float) -> tuple[str, float]:
+    """(thresholds column, beta) for a metric name: a column, ``fbeta`` or ``f<beta>``."""
+    if metric in METRIC_COLUMNS or metric in COUNT_COLUMNS:
+        return metric, beta
+    if metric.startswith("f"):
+        try:
+            value = float(metric[1:])
+        except ValueError:
+            value = 0.0
+        if value > 0:
+            return "fbeta", value
+    raise InputError(
+        f"metric={metric!r} is not a column of the thresholds table",
+        role="metric",
+        rule="option",
+        hint=f"choose from {METRIC_COLUMNS + COUNT_COLUMNS} or 'f<beta>' like 'f2'",
+    )
+
+
+def best_threshold(
+    data: Frame,
+    y: str,
+    score: FrameScore,
+    *,
+    metric: str = "f1",
+    beta: float = 1.0,
+    min_precision: float | None = None,
+    min_recall: float | None = None,
+    pos_label: Any = 1,
+    labels: Sequence[Any] | None = None,
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    missing: Missing = "raise",
+    nonfinite: Missing = "raise",
+) -> Frame:
+    """The threshold that maximises ``metric``: ``threshold, <metric>, tp, fp, fn, tn``.
+
+    ``metric`` is a column of :func:`thresholds`, ``"fbeta"`` (with ``beta``) or ``"f<beta>"``
+    such as ``"f2"`` or ``"f0.5"``. Ties go to the highest threshold (fewest rows flagged).
+    ``min_precision=p`` picks the lowest threshold whose precision is >= p (the most recall
+    under that constraint); ``min_recall=r`` the highest threshold whose recall is >= r; with
+    both, the threshold maximising ``metric`` among those meeting both. One row per group;
+    nulls when no threshold qualifies.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"y": [0, 0, 1, 1], "s": [0.1, 0.4, 0.35, 0.8]})
+    >>> best_threshold(df, "y", "s")["threshold"].item()
+    0.35
+    """
+    column, beta = _metric_name(metric, beta)
+    _check_beta(beta)
+    prep, table, keys, _ = counts_table(
+        data, y, score, pos_label, labels, by, weight, missing, nonfinite
+    )
+    needed = {column, "precision", "recall"} - set(COUNT_COLUMNS)
+    out = _table(table, [m for m in METRIC_COLUMNS if m in needed], beta, 0.0)
+    cand, m = out, pl.col(column)
+    if min_precision is not None:
+        cand = cand.filter(pl.col("precision") >= min_precision)
+    if min_recall is not None:
+        cand = cand.filter(pl.col("recall") >= min_recall)
+    if min_precision is not None and min_recall is None:
+        pick = cand.filter(over(pl.int_range(pl.len()) == pl.len() - 1, keys))
+    elif min_recall is not None and min_precision is None:
+        pick = cand.filter(over(pl.int_range(pl.len()) == 0, keys))
+    else:
+        best = cand.filter(m == over(m.max(), keys))
+        pick = best.filter(over(pl.int_range(pl.len()) == 0, keys))
+    shown = [column] if column not in COUNT_COLUMNS else []
+    pick = pick.select(*keys, "threshold", *shown, *COUNT_COLUMNS)
+    groups = out.select(keys).unique() if keys else pl.LazyFrame({"__clf_one": [1]})
+    on = keys or ["__clf_one"]
+    if not keys:
+        pick = pick.with_columns(pl.lit(1).alias("__clf_one"))
+    result = groups.join(pick, on=on, how="left", nulls_equal=True).sort(on, nulls_last=True)
+    if column != metric:
+        result = result.rename({column: metric})
+    return finish(prep, result, keys, "threshold", *([metric] if shown else []), *COUNT_COLUMNS)
