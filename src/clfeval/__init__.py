@@ -34,6 +34,7 @@ from clfeval._label import (
 from clfeval._namespace import register as _register
 from clfeval._prob import brier, calibration, ece, log_loss
 from clfeval._report import Report, baseline, metrics, report
+from clfeval._report_html import report_html
 from clfeval._score import auroc, average_precision, best_threshold, ks, thresholds, top_k_accuracy
 from clfeval.exceptions import InputError
 
@@ -73,6 +74,7 @@ __all__ = [
     "prevalence",
     "recall",
     "report",
+    "report_html",
     "roc_curve",
     "specificity",
     "sql",

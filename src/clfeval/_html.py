@@ -14,6 +14,7 @@ import functools
 import html
 import json
 import math
+import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -152,6 +153,11 @@ def _spec(chart: Any) -> dict[str, Any]:
 
 
 @functools.cache
+def _cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "clfeval"
+
+
 def _vl_version() -> str | None:
     """The Vega-Lite version Altair writes, as vl-convert names it (``"6.4"``), if bundled."""
     import altair as alt
@@ -163,10 +169,26 @@ def _vl_version() -> str | None:
 
 @functools.cache
 def vega_bundle() -> str:
-    """Vega, Vega-Lite and vega-embed as one script (about 0.9 MB), from vl-convert."""
+    """Vega, Vega-Lite and vega-embed as one script (about 0.9 MB), from vl-convert.
+
+    vl-convert builds the bundle on each first call in a process (seconds), so it is kept in
+    the user's cache folder, keyed by the vl-convert and Vega-Lite versions.
+    """
     import vl_convert as vlc
 
-    bundle: str = vlc.javascript_bundle(vl_version=_vl_version())
+    vl_version = _vl_version()
+    cache = _cache_dir() / f"vega-{vlc.__version__}-{vl_version}.js"
+    try:
+        bundle = cache.read_text(encoding="utf-8")
+    except OSError:
+        bundle = vlc.javascript_bundle(vl_version=vl_version)
+        try:
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            partial = cache.with_suffix(f".{os.getpid()}.tmp")
+            partial.write_text(bundle, encoding="utf-8")
+            partial.replace(cache)
+        except OSError:  # a read-only home: build it again next time
+            pass
     lowered = bundle.lower()
     if "</script" in lowered or "<!--" in lowered:  # would end or confuse the script element
         msg = "the vl-convert JavaScript bundle contains '</script' or '<!--'"

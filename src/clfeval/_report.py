@@ -424,6 +424,21 @@ class Report:
             result[key[0] if len(key) == 1 else key] = d
         return result
 
+    def to_html(self, path: str | None = None) -> str:
+        """A standalone HTML page of this report (text and tables); written to ``path``.
+
+        For the page with charts, see :func:`clfeval.report_html`.
+        """
+        from clfeval._html import HTML, render_html
+
+        page = render_html(
+            self.title, [(self.title, str(self)), ("Table", HTML(self._repr_html_()))]
+        )
+        if path is not None:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(page)
+        return page
+
     def _repr_html_(self) -> str:
         parts = [f"<h3>{html.escape(self.title)}</h3>"]
         for key, table in self._blocks():
