@@ -14,8 +14,8 @@ from polars.testing import assert_frame_equal
 from sklearn import metrics as skm
 from sklearn.calibration import calibration_curve
 
-from clfeval._prob import brier, calibration, check_proba_sums, ece, log_loss, uniform_edges
-from clfeval._validate import prepare
+from clfeval._prob import brier, calibration, ece, log_loss, uniform_edges
+from clfeval._validate import check_proba_sums, prepare
 from clfeval.exceptions import InputError
 
 SETTINGS = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])

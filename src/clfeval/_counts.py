@@ -123,8 +123,8 @@ def ovr_counts(
     valid = valid_rows(y, yhat, w)
     if labels is not None and restrict:
         valid = valid & y.is_in(pl.lit(list(labels))) & yhat.is_in(pl.lit(list(labels)))
-    w = _w(valid, w)
     if labels is not None:
+        w = _w(valid, w)
         hit = [(y == c).fill_null(False) for c in labels]
         said = [(yhat == c).fill_null(False) for c in labels]
 
@@ -141,25 +141,22 @@ def ovr_counts(
     yv, pv = y.filter(valid), yhat.filter(valid)
     classes = class_order(yv, pv)
     correct = yv == pv
-    if weight is None:
-        # hash counts; classes first, so the counts come out in class order
-        def count(key: pl.Expr) -> pl.Expr:
-            return (classes.append(key).unique_counts() - 1).cast(pl.Float64)
+    wv = None if w is None else w.filter(valid)
 
-        return OvR(
-            count(yv.filter(correct)), count(pv), count(yv), valid.sum().cast(pl.Float64), classes
-        )
-    wv = w.filter(valid)
-    pad = classes.is_null().cast(pl.Float64)  # zeros, one per class: every class gets a sum
-
-    def per_class(key: pl.Expr, value: pl.Expr) -> pl.Expr:
-        return sums_by_key(classes.append(key), pad.append(value))[1]
+    def per_class(key: pl.Expr, value: pl.Expr | None) -> pl.Expr:
+        # where each class starts in the sorted keys, then the end: run lengths (or weight
+        # sums through a cumulative sum) in class order, classes absent from key included
+        bounds = key.sort().search_sorted(classes, side="left").append(key.len())
+        if value is None:
+            return bounds.diff().slice(1).cast(pl.Float64)
+        running = pl.lit(0.0).append(value.sort_by(key).cum_sum())
+        return running.gather(bounds).diff().slice(1)
 
     return OvR(
-        tp=per_class(yv.filter(correct), wv.filter(correct)),
+        tp=per_class(yv.filter(correct), None if wv is None else wv.filter(correct)),
         pred=per_class(pv, wv),
         support=per_class(yv, wv),
-        total=wv.sum(),
+        total=valid.sum().cast(pl.Float64) if wv is None else wv.sum(),
         classes=classes,
     )
 

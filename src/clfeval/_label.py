@@ -142,7 +142,8 @@ def mcc_from(c: OvR) -> pl.Expr:
 
 def kappa_from(observed: pl.Expr, expected: pl.Expr) -> pl.Expr:
     """1 - observed / expected disagreement; null when the expected one is (close to) 0."""
-    kappa = pl.when(expected.abs() <= 1e-8).then(None).otherwise(1 - observed / expected)
+    undefined = (expected.abs() <= 1e-8) | expected.is_nan()  # NaN: no weight at all
+    kappa = pl.when(undefined).then(None).otherwise(1 - observed / expected)
     return kappa.cast(pl.Float64)
 
 

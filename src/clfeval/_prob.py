@@ -14,7 +14,7 @@ column with ``labels=``.
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, Literal
 
 import polars as pl
@@ -22,10 +22,10 @@ import polars as pl
 from clfeval._counts import IntoExpr, col, sums_by_key, weight_expr
 from clfeval._curves import POS, FrameScore, K, S, W, finish, setup
 from clfeval._score import ScoreArg, class_scores, is_class, score_valid
-from clfeval._validate import Frame, Missing, Prepared
+from clfeval._validate import Frame, Missing, check_proba_sums
 from clfeval.exceptions import InputError
 
-__all__ = ["brier", "calibration", "check_proba_sums", "ece", "log_loss"]
+__all__ = ["brier", "calibration", "ece", "log_loss"]
 
 EPS = sys.float_info.epsilon  # float64 machine epsilon: scikit-learn's clip for log loss
 F64 = pl.Float64
@@ -192,37 +192,6 @@ def ece(
 
 
 # --- front-door checks and the calibration curve -------------------------------------------
-
-
-def check_proba_sums(
-    prep: Prepared, columns: Mapping[Any, str], *, atol: float | None = None
-) -> None:
-    """Raise when a row of multiclass probabilities does not sum to 1 (eager input only).
-
-    The tolerance is ``1e-6 * k`` for k columns unless ``atol`` is given; the error names the
-    worst row and its sum. LazyFrames are not read here.
-    """
-    if not prep.eager or not columns:
-        return
-    tol = 1e-6 * len(columns) if atol is None else atol
-    total = pl.sum_horizontal([pl.col(c).cast(F64) for c in columns.values()])
-    gap = (total - 1.0).abs()
-    row = prep.frame.select(
-        (gap > tol).sum().alias("n"),
-        gap.arg_max().alias("i"),
-        total.gather(gap.arg_max()).first().alias("s"),
-    ).collect()
-    n_bad, worst, value = row.row(0)
-    if n_bad:
-        names = list(columns.values())
-        raise InputError(
-            f"{n_bad} row(s) of probabilities {names!r} do not sum to 1; the worst is row "
-            f"{worst} with sum {value!r}",
-            column=names[0],
-            role="proba",
-            rule="probability_sum",
-            hint=f"each row must sum to 1 within {tol:g}; clfeval never renormalises silently",
-        )
 
 
 def _quantile_edges(n_bins: int) -> pl.Expr:

@@ -23,6 +23,7 @@ from clfeval._validate import (
     check_labels_present,
     check_options,
     check_pos_label,
+    check_proba_sums,
     prepare,
 )
 from clfeval.exceptions import InputError
@@ -222,6 +223,8 @@ def metrics(
         classes=yhat is None,
         probability=any(n in ("log_loss", "brier") for n in names),
     )
+    if isinstance(scores, dict) and any(n in ("log_loss", "brier") for n in names):
+        check_proba_sums(prep, scores)
     by_cols = prep.by
     label_names = [n for n in names if n in LABEL_METRICS or n == "support"]
     opts = {
@@ -331,7 +334,9 @@ class Report:
     baselines: pl.DataFrame | None = None
     n_excluded: int | pl.DataFrame | None = None
     title: str = "Classification report"
-    _groups: list[tuple[Any, ...]] = field(default_factory=list)
+    # scikit-learn prints supports as floats when weighted, and (a quirk of its bincount) when
+    # no row of the group is predicted correctly; group key -> float formatting
+    float_support: dict[tuple[Any, ...], bool] = field(default_factory=dict)
 
     def _blocks(self) -> list[tuple[tuple[Any, ...], pl.DataFrame]]:
         if not self.by:
@@ -339,7 +344,7 @@ class Report:
         parts = self.table.partition_by(self.by, maintain_order=True, as_dict=True)
         return list(parts.items())
 
-    def _text(self, table: pl.DataFrame) -> str:
+    def _text(self, table: pl.DataFrame, key: tuple[Any, ...] = ()) -> str:
         """scikit-learn's layout, character for character."""
         digits = self.digits
         rows = table.select("label", "precision", "recall", "f1", "support").rows()
@@ -352,8 +357,10 @@ class Report:
         def num(v: Any) -> float:
             return math.nan if v is None else v
 
+        as_float = self.weighted or self.float_support.get(key, False)
+
         def sup(v: Any) -> Any:
-            return v if not self.weighted else float(v)
+            return float(v) if as_float else v
 
         for name, p, r, f, s in class_rows:
             out += fmt.format(name, num(p), num(r), num(f), sup(s), width=width, digits=digits)
@@ -397,7 +404,7 @@ class Report:
     def __str__(self) -> str:
         blocks = []
         for key, table in self._blocks():
-            text = self._text(table.drop(self.by)) + self._extra_text(key)
+            text = self._text(table.drop(self.by), key) + self._extra_text(key)
             if self.by:
                 head = ", ".join(f"{c}={_show(v)}" for c, v in zip(self.by, key))
                 text = f"{head}\n{text}"
@@ -542,6 +549,8 @@ def report(
         probability=scores is not None,
         classes=False,
     )
+    if isinstance(scores, dict):
+        check_proba_sums(prep, scores)
     prep, pairs = pairs_of(prep, y, yhat, weight, labels)
     assert prep.classes is not None
     if target_names is not None:
@@ -582,7 +591,18 @@ def report(
     n_excluded: int | pl.DataFrame | None = None
     if prep.n_excluded is not None:
         n_excluded = prep.n_excluded.item() if not prep.by else prep.n_excluded
-    return Report(table, prep.by, digits, weight is not None, extras, baselines, n_excluded)
+    hits = _group_eval(pairs, prep.by, [(pl.col(y) == pl.col(yhat)).any().alias("__hit")])
+    no_hit = {tuple(r[:-1]): not r[-1] for r in hits.collect().rows()}
+    return Report(
+        table,
+        prep.by,
+        digits,
+        weight is not None,
+        extras,
+        baselines,
+        n_excluded,
+        float_support=no_hit,
+    )
 
 
 def _report_table(
@@ -594,86 +614,111 @@ def _report_table(
     target_names: Sequence[str] | None,
     zero_division: _label.ZeroDivision,
 ) -> pl.DataFrame:
-    by = prep.by
-    counts = counts_from_pairs(pairs, by, y, yhat, labels).collect()
-    z = zero_division
-    tp, fp, fn = pl.col("tp"), pl.col("fp"), pl.col("fn")
-    sup = pl.col("support")
-    prec = _label.divide(tp, tp + fp, z)
-    rec = _label.divide(tp, sup, z)
-    f1 = _label.divide(2 * tp, 2 * tp + fp + fn, z)
+    """Per-class rows, then the micro (``accuracy``), macro and weighted rows, per group.
+
+    Per-class ratios are Polars columns; the three average rows are computed from them with
+    NumPy's float summation order (:func:`_np_sum`), so the printed digits are scikit-learn's
+    even where a sum lands on a rounding boundary. That work is proportional to the report's
+    rows, not to the data.
+    """
+    by, z = prep.by, zero_division
+    c = ovr_from_counts()
     names = pl.col("label").cast(pl.String)
     if target_names is not None:
-        names = pl.lit(pl.Series(list(target_names))).gather(
-            pl.int_range(pl.len()).over(by or pl.lit(0))
+        position = pl.int_range(pl.len())
+        names = pl.lit(pl.Series(list(target_names))).gather(position.over(by) if by else position)
+    counts = counts_from_pairs(pairs, by, y, yhat, labels)
+    per_class = counts.select(
+        *by,
+        names.alias("label"),
+        _label.RATIOS["precision"](c, z).alias("precision"),
+        _label.RATIOS["recall"](c, z).alias("recall"),
+        _label.fbeta_ratio(1.0)(c, z).alias("f1"),
+        "support",
+        "tp",
+        (pl.col("tp") + pl.col("fp")).alias("__pred"),
+    ).collect()
+    # scikit-learn calls the micro row "accuracy" unless labels= leaves out a class present
+    complete: dict[tuple[Any, ...], bool] = {}
+    if labels is not None:
+        listed = pl.col(y).is_in(list(labels)) & pl.col(yhat).is_in(list(labels))
+        done = _group_eval(pairs, by, [listed.all().alias("__complete")]).collect()
+        complete = {tuple(r[:-1]): r[-1] for r in done.rows()}
+    blocks = (
+        per_class.partition_by(by, maintain_order=True, as_dict=True) if by else {(): per_class}
+    )
+    out = []
+    for key, block in blocks.items():
+        averages = _average_rows(block, z, complete.get(key, labels is None))
+        rows = [*block.select("label", "precision", "recall", "f1", "support").rows(), *averages]
+        frame = pl.DataFrame(
+            rows,
+            schema=["label", "precision", "recall", "f1", "support"],
+            orient="row",
+            schema_overrides={
+                "support": per_class["support"].dtype,
+                "precision": pl.Float64,
+                "recall": pl.Float64,
+                "f1": pl.Float64,
+            },
         )
-    per_class = counts.with_columns(
-        prec.alias("precision"), rec.alias("recall"), f1.alias("f1"), names.alias("name")
-    )
-    # micro avg is accuracy unless labels= leaves out a class present in the data
-    assert prep.classes is not None
-    micro_is_accuracy = labels is None or set(labels) >= set(prep.classes)
-
-    agg = [
-        _label.divide(tp.sum(), (tp + fp).sum(), z).alias("micro_p"),
-        _label.divide(tp.sum(), sup.sum(), z).alias("micro_r"),
-        _label.divide(2 * tp.sum(), (2 * tp + fp + fn).sum(), z).alias("micro_f"),
-        pl.col("precision").mean().alias("macro_p"),
-        pl.col("recall").mean().alias("macro_r"),
-        pl.col("f1").mean().alias("macro_f"),
-        *[_weighted(pl.col(m)).alias(f"weighted_{m[0]}") for m in ("precision", "recall", "f1")],
-        sup.sum().alias("total"),
-    ]
-    summary = per_class.group_by(by, maintain_order=True).agg(agg) if by else per_class.select(agg)
-    label_rows = per_class.select(
-        *by, pl.col("name").alias("label"), "precision", "recall", "f1", "support"
-    )
-    micro_name = "accuracy" if micro_is_accuracy else "micro avg"
-    null = pl.lit(None, pl.Float64)
-    micro = summary.select(
-        *by,
-        pl.lit(micro_name).alias("label"),
-        (null if micro_is_accuracy else pl.col("micro_p")).alias("precision"),
-        (null if micro_is_accuracy else pl.col("micro_r")).alias("recall"),
-        pl.col("micro_f").alias("f1"),
-        pl.col("total").alias("support"),
-    )
-    macro = summary.select(
-        *by,
-        pl.lit("macro avg").alias("label"),
-        pl.col("macro_p").alias("precision"),
-        pl.col("macro_r").alias("recall"),
-        pl.col("macro_f").alias("f1"),
-        pl.col("total").alias("support"),
-    )
-    weighted = summary.select(
-        *by,
-        pl.lit("weighted avg").alias("label"),
-        pl.col("weighted_p").alias("precision"),
-        pl.col("weighted_r").alias("recall"),
-        pl.col("weighted_f").alias("f1"),
-        pl.col("total").alias("support"),
-    )
-    rows = pl.concat(
-        [
-            label_rows.with_columns(pl.lit(0).alias("__k")),
-            micro.with_columns(pl.lit(1).alias("__k")),
-            macro.with_columns(pl.lit(2).alias("__k")),
-            weighted.with_columns(pl.lit(3).alias("__k")),
-        ],
-        how="vertical_relaxed",
-    )
-    rows = rows.with_columns(pl.int_range(pl.len()).alias("__i"))
-    if by:
-        rows = rows.sort([*by, "__k", "__i"], nulls_last=True, maintain_order=True)
-    return rows.drop("__k", "__i")
+        out.append(
+            frame.select(
+                *[pl.lit(v, per_class.schema[b]).alias(b) for b, v in zip(by, key)], pl.all()
+            )
+        )
+    return pl.concat(out)
 
 
-def _weighted(metric: pl.Expr) -> pl.Expr:
-    """Support-weighted mean leaving out nulls; all-zero support falls back to the plain mean."""
-    sup = pl.col("support").cast(pl.Float64)
-    kept = sup.filter(metric.is_not_null()).sum()
-    return pl.when(kept == 0).then(metric.mean()).otherwise((metric * sup).sum() / kept)
+def _np_sum(values: Sequence[float]) -> float:
+    """NumPy's pairwise float sum, step for step (blocks of 8, halving above 128)."""
+    n = len(values)
+    if n < 8:
+        total = 0.0
+        for v in values:
+            total += v
+        return total
+    if n <= 128:
+        r = list(values[:8])
+        i = 8
+        while i < n - n % 8:
+            for j in range(8):
+                r[j] += values[i + j]
+            i += 8
+        total = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+        for v in values[i:]:
+            total += v
+        return total
+    half = n // 2
+    half -= half % 8
+    return _np_sum(values[:half]) + _np_sum(values[half:])
+
+
+def _average_rows(
+    block: pl.DataFrame, z: _label.ZeroDivision, micro_is_accuracy: bool
+) -> list[tuple[Any, ...]]:
+    """scikit-learn's micro, macro and weighted rows for one group's per-class rows."""
+    support = [float(v) for v in block["support"]]
+    tp, pred = [float(v) for v in block["tp"]], [float(v) for v in block["__pred"]]
+    total = block["support"].sum()
+
+    def ratio(num: float, den: float) -> float | None:
+        return (None if z is None else float(z)) if den == 0 else num / den
+
+    t, p, s = _np_sum(tp), _np_sum(pred), _np_sum(support)
+    micro = [ratio(t, p), ratio(t, s), ratio(2 * t, s + p)]
+    macro, weighted = [], []
+    for metric in ("precision", "recall", "f1"):
+        kept = [(v, w) for v, w in zip(block[metric], support) if v is not None]
+        values = [v for v, _ in kept]
+        mean = _np_sum(values) / len(values) if values else None
+        macro.append(mean)
+        weights = _np_sum([w for _, w in kept])
+        weighted.append(
+            mean if weights == 0 or not values else _np_sum([v * w for v, w in kept]) / weights
+        )
+    first = ("accuracy", None, None, micro[2]) if micro_is_accuracy else ("micro avg", *micro)
+    return [(*first, total), ("macro avg", *macro, total), ("weighted avg", *weighted, total)]
 
 
 # --- Baselines ------------------------------------------------------------------------------
@@ -766,18 +811,20 @@ def baseline(
     }
     label_names = [x for x in names if x in LABEL_METRICS]
     frames = []
-    for strategy, pairs in (("most_frequent", constant), ("prior", constant), ("uniform", uniform)):
-        exprs = [_label_metric(m, y, yhat, opts) for m in label_names]
-        part = (
-            _group_eval(pairs, b, exprs)
-            if exprs
-            else (pairs.select(b).unique() if b else pl.LazyFrame({"__": [0]}).drop("__"))
-        )
+    for strategy, pairs in (
+        ("most_frequent", constant),
+        ("prior", constant),
+        ("uniform", uniform),
+    ):
+        parts = _label_parts(pairs, b, y, yhat, label_names, opts) if label_names else []
         prob = _proba_baseline(
             with_mode, strategy, b, y, pos_label, [x for x in names if x in ("log_loss", "brier")]
         )
         if prob is not None:
-            part = _join_by(part, prob, b) if exprs else prob
+            parts.append(prob)
+        part = parts[0]
+        for other in parts[1:]:
+            part = _join_by(part, other, b)
         frames.append(part.with_columns(pl.lit(strategy).alias("strategy")))
     out = pl.concat(frames, how="vertical_relaxed").select(*b, "strategy", *names)
     if b:

@@ -466,6 +466,37 @@ def _scan(
     return values.unique().sort().to_list()
 
 
+def check_proba_sums(
+    prep: Prepared, columns: Mapping[Any, str], *, atol: float | None = None
+) -> None:
+    """Raise when a row of multiclass probabilities does not sum to 1 (eager input only).
+
+    The tolerance is ``1e-6 * k`` for k columns unless ``atol`` is given; the error names the
+    worst row and its sum. LazyFrames are not read here.
+    """
+    if not prep.eager or not columns:
+        return
+    tol = 1e-6 * len(columns) if atol is None else atol
+    total = pl.sum_horizontal([pl.col(c).cast(pl.Float64) for c in columns.values()])
+    gap = (total - 1.0).abs()
+    row = prep.frame.select(
+        (gap > tol).sum().alias("n"),
+        gap.arg_max().alias("i"),
+        total.gather(gap.arg_max()).first().alias("s"),
+    ).collect()
+    n_bad, worst, value = row.row(0)
+    if n_bad:
+        names = list(columns.values())
+        raise InputError(
+            f"{n_bad} row(s) of probabilities {names!r} do not sum to 1; the worst is row "
+            f"{worst} with sum {value!r}",
+            column=names[0],
+            role="proba",
+            rule="probability_sum",
+            hint=f"each row must sum to 1 within {tol:g}; clfeval never renormalises silently",
+        )
+
+
 def check_pos_label(
     classes: Sequence[Any], pos_label: Any, *, average: Any, labels: Sequence[Any] | None, y: str
 ) -> None:
