@@ -148,21 +148,16 @@ CREATE OR REPLACE MACRO clf_metrics(
     labels := NULL, zero_division := 0.0
 ) AS TABLE
 WITH base AS MATERIALIZED (FROM _clf_label_counts(tbl, y, yhat, group_cols, weight_col, labels)),
-pairs AS (
-    SELECT __clf_key, actual, predicted, n,
-        labels IS NULL OR (list_contains(labels, actual) AND list_contains(labels, predicted))
-            AS listed
-    FROM base WHERE __clf_ord IS NULL
-),
+pairs AS (SELECT __clf_key, actual, predicted, n FROM base WHERE __clf_ord IS NULL),
 -- Per class seen in the data: its recall (balanced accuracy) and its actual and predicted
--- totals over the rows whose classes are both listed (the multiclass MCC).
+-- totals (the multiclass MCC). Like accuracy, neither depends on labels or average.
 seen AS (
     SELECT __clf_key, label,
         _clf_div(
             coalesce(sum(n) FILTER (WHERE truth AND actual = predicted), 0),
             sum(n) FILTER (WHERE truth), NULL) AS recall,
-        coalesce(sum(n) FILTER (WHERE truth AND listed), 0) AS t,
-        coalesce(sum(n) FILTER (WHERE NOT truth AND listed), 0) AS p
+        coalesce(sum(n) FILTER (WHERE truth), 0) AS t,
+        coalesce(sum(n) FILTER (WHERE NOT truth), 0) AS p
     FROM (
         SELECT *, unnest([actual, predicted]) AS label, unnest([true, false]) AS truth FROM pairs
     )
@@ -196,8 +191,8 @@ checked AS (
 overall AS (
     SELECT __clf_key,
         _clf_div(coalesce(sum(n) FILTER (WHERE actual = predicted), 0), sum(n), NULL) AS accuracy,
-        coalesce(sum(n) FILTER (WHERE listed), 0) AS s,
-        coalesce(sum(n) FILTER (WHERE listed AND actual = predicted), 0) AS c,
+        sum(n) AS s,
+        coalesce(sum(n) FILTER (WHERE actual = predicted), 0) AS c,
         coalesce(sum(n) FILTER (
             WHERE average = 'binary' AND actual = pos_label AND predicted = pos_label), 0) AS b_tp,
         coalesce(sum(n) FILTER (WHERE average = 'binary' AND predicted = pos_label), 0) AS b_pred,
@@ -259,4 +254,4 @@ FROM (
 ORDER BY __clf_key;
 
 COMMENT ON MACRO TABLE clf_metrics IS
-'Label metrics per group: (group columns..., accuracy, balanced_accuracy, precision, recall, f1, mcc), all DOUBLE. Usage: FROM clf_metrics(''preds'', ''y'', ''yhat'', group_cols := [], weight_col := NULL, average := ''binary'', pos_label := 1, labels := NULL, zero_division := 0.0). average is ''binary'' (class pos_label; more than two classes is an error), ''micro'', ''macro'' or ''weighted'' (scikit-learn''s rules; zero_division NULL leaves undefined classes out of the averages); labels := [...] picks the classes averaged (and restricts mcc). accuracy, balanced_accuracy (mean recall over the classes present in y) and mcc (multiclass, Gorodkin) do not depend on average. Rows with a NULL in y, yhat or the weight are left out. Python twin: clfeval.metrics.';
+'Label metrics per group: (group columns..., accuracy, balanced_accuracy, precision, recall, f1, mcc), all DOUBLE. Usage: FROM clf_metrics(''preds'', ''y'', ''yhat'', group_cols := [], weight_col := NULL, average := ''binary'', pos_label := 1, labels := NULL, zero_division := 0.0). average is ''binary'' (class pos_label; more than two classes is an error), ''micro'', ''macro'' or ''weighted'' (scikit-learn''s rules; zero_division NULL leaves undefined classes out of the averages); labels := [...] picks the classes averaged. accuracy, balanced_accuracy (mean recall over the classes present in y) and mcc (multiclass, Gorodkin; scikit-learn matthews_corrcoef) use every row and depend on neither average nor labels. Rows with a NULL in y, yhat or the weight are left out. Python twin: clfeval.metrics.';

@@ -148,16 +148,17 @@ FROM (
         _clf_div(2 * tp__d, (tp__d + fn__d) + (tp__d + fp__d), zero_division) AS f1,
         _clf_div((1 + __clf_b2) * tp__d, __clf_b2 * (tp__d + fn__d) + (tp__d + fp__d), zero_division)
             AS fbeta,
-        _clf_div(tp__d + tn__d, tp__d + fp__d + fn__d + tn__d, NULL) AS accuracy,
+        _clf_div(tp__d + tn__d, tp__d + fp__d + fn__d + tn__d, zero_division) AS accuracy,
         _clf_balanced(tp__d, fp__d, fn__d, tn__d) AS balanced_accuracy,
         _clf_mcc(tp__d, fp__d, fn__d, tn__d) AS mcc,
-        _clf_div(tp__d, tp__d + fn__d, NULL) - _clf_div(fp__d, fp__d + tn__d, NULL) AS youden_j
+        _clf_div(tp__d, tp__d + fn__d, zero_division)
+            + _clf_div(tn__d, tn__d + fp__d, zero_division) - 1 AS youden_j
     FROM typed
 )
 ORDER BY __clf_key, __clf_i;
 
 COMMENT ON MACRO TABLE clf_thresholds IS
-'Metrics at every threshold: (group columns..., threshold, tp, fp, fn, tn, precision, recall, specificity, fpr, npv, f1, fbeta, accuracy, balanced_accuracy, mcc, youden_j), one row per distinct score, highest first; a row is predicted positive when score >= threshold. Usage: FROM clf_thresholds(''preds'', ''y'', ''score'', group_cols := [], weight_col := NULL, pos_label := 1, beta := 1.0, zero_division := 0.0). Counts are BIGINT (DOUBLE with weight_col); ratios with a zero denominator are zero_division, except accuracy and youden_j (tpr - fpr), which are NULL. NaN or infinite scores raise. Rows with a NULL in y, score or the weight are left out. Python twin: clfeval.thresholds; scikit-learn: confusion_matrix_at_thresholds.';
+'Metrics at every threshold: (group columns..., threshold, tp, fp, fn, tn, precision, recall, specificity, fpr, npv, f1, fbeta, accuracy, balanced_accuracy, mcc, youden_j), one row per distinct score, highest first; a row is predicted positive when score >= threshold. Usage: FROM clf_thresholds(''preds'', ''y'', ''score'', group_cols := [], weight_col := NULL, pos_label := 1, beta := 1.0, zero_division := 0.0). Counts are BIGINT (DOUBLE with weight_col); ratios with a zero denominator are zero_division; youden_j = recall + specificity - 1; balanced_accuracy is the mean recall over the classes present. NaN or infinite scores raise. Rows with a NULL in y, score or the weight are left out. Python twin: clfeval.thresholds; scikit-learn: confusion_matrix_at_thresholds.';
 
 CREATE OR REPLACE MACRO clf_auroc(
     tbl, y, score, group_cols := [], weight_col := NULL, pos_label := 1

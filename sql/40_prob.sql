@@ -61,7 +61,7 @@ checked AS (
 uniform_edges AS (
     SELECT list_transform(
         range(1, n_bins),
-        lambda k: CAST(k AS DOUBLE) * (1.0::DOUBLE / CAST(n_bins AS DOUBLE))) AS edges
+        lambda k: CAST(k AS DOUBLE) * _clf_div(1, n_bins, NULL)) AS edges
 ),
 -- Quantile edges: numpy.percentile's linear interpolation between order statistics.
 ranked AS (
@@ -69,7 +69,7 @@ ranked AS (
         row_number() OVER (PARTITION BY __clf_key ORDER BY __clf_s) - 1 AS __clf_idx,
         count(*) OVER (PARTITION BY __clf_key) AS __clf_n
     FROM rows_in
-    WHERE strategy = 'quantile'
+    WHERE strategy = 'quantile' AND __clf_w <> 0
 ),
 wanted AS (
     SELECT __clf_key, k, __clf_v,
@@ -79,7 +79,7 @@ wanted AS (
     FROM (
         SELECT __clf_key, __clf_n, k,
             CAST(__clf_n - 1 AS DOUBLE)
-                * ((CAST(k AS DOUBLE) * (1.0::DOUBLE / CAST(n_bins AS DOUBLE))) * 100 / 100) AS __clf_v
+                * ((CAST(k AS DOUBLE) * _clf_div(1, n_bins, NULL)) * 100 / 100) AS __clf_v
         FROM (SELECT DISTINCT __clf_key, __clf_n FROM ranked),
             (SELECT unnest(range(1, n_bins)) AS k)
     )
@@ -126,4 +126,4 @@ FROM (
 ORDER BY __clf_key, bin;
 
 COMMENT ON MACRO TABLE clf_calibration IS
-'Calibration (reliability) curve: (group columns..., bin, mean_predicted, fraction_positive, count), one row per non-empty bin (bin numbered from 0), the points of scikit-learn calibration_curve(y, proba, n_bins=, strategy=) with prob_pred = mean_predicted and prob_true = fraction_positive. Usage: FROM clf_calibration(''preds'', ''y'', ''p'', group_cols := [], weight_col := NULL, pos_label := 1, n_bins := 10, strategy := ''uniform''). ''uniform'' bins split [0, 1] evenly; ''quantile'' bins put the same number of rows in each bin (edges from the unweighted rows, as numpy.percentile). A probability on an inner edge falls in the lower bin. count is BIGINT (DOUBLE, and the means weighted, with weight_col). Probabilities outside [0, 1] or NaN raise. Rows with a NULL in y, p or the weight are left out. Python twin: clfeval.calibration.';
+'Calibration (reliability) curve: (group columns..., bin, mean_predicted, fraction_positive, count), one row per non-empty bin (bin numbered from 0), the points of scikit-learn calibration_curve(y, proba, n_bins=, strategy=) with prob_pred = mean_predicted and prob_true = fraction_positive. Usage: FROM clf_calibration(''preds'', ''y'', ''p'', group_cols := [], weight_col := NULL, pos_label := 1, n_bins := 10, strategy := ''uniform''). ''uniform'' bins split [0, 1] evenly; ''quantile'' bins put the same number of rows in each bin (edges from the rows of nonzero weight, unweighted, as numpy.percentile). A probability on an inner edge falls in the lower bin. count is BIGINT (DOUBLE, and the means weighted, with weight_col). Probabilities outside [0, 1] or NaN raise. Rows with a NULL in y, p or the weight are left out. Python twin: clfeval.calibration.';

@@ -42,10 +42,7 @@ report_rows AS (
         CASE WHEN n_unlisted > 0 THEN 'micro avg' ELSE 'accuracy' END,
         CASE WHEN n_unlisted > 0 THEN _clf_div(s_tp, s_pred, zero_division) END,
         CASE WHEN n_unlisted > 0 THEN _clf_div(s_tp, s_support, zero_division) END,
-        CASE
-            WHEN n_unlisted > 0 THEN _clf_div(2 * s_tp, s_support + s_pred, zero_division)
-            ELSE _clf_div(s_tp, s_pred, zero_division)
-        END,
+        _clf_div(2 * s_tp, s_support + s_pred, zero_division),
         s_support
     FROM summary JOIN unlisted USING (__clf_key)
     UNION ALL

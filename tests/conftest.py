@@ -9,7 +9,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))  # `from strategies import ...` in every mode
 
-from strategies import ENGINES  # noqa: E402
+from strategies import ENGINES
 
 
 @pytest.fixture(params=ENGINES)

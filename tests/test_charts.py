@@ -661,10 +661,14 @@ def test_ten_million_rows_give_a_spec_under_one_megabyte():
     assert curve.height > 1_000_000
     text = charts.roc(curve, threshold=0.5).to_json(indent=None)
     assert len(text.encode()) < 1_000_000
-    # explorer over a thresholds table of the same 10M rows (scores to 4 decimals)
-    table = df.with_columns(pl.col("s").round(4))
+    # explorer over a thresholds table of the same 10M rows (scores to 4 decimals), from
+    # clfeval.thresholds when it exists, else from a Polars group-by
+    rounded = df.with_columns(pl.col("s").round(4))
     del df
-    table = thresholds_frame(table["y"].to_numpy(), table["s"].to_numpy())
+    if hasattr(clfeval, "thresholds"):
+        table = clfeval.thresholds(rounded, "y", "s")
+    else:
+        table = thresholds_frame(rounded["y"].to_numpy(), rounded["s"].to_numpy())
     assert table.height > 50_000
     text = charts.explorer(table).to_json(indent=None)
     assert len(text.encode()) < 1_000_000
@@ -809,10 +813,6 @@ def test_svg_export_has_the_axis_titles():
 
 # --- through df.clf.plot ----------------------------------------------------------------------
 
-needs_curves = pytest.mark.skipif(
-    not hasattr(clfeval, "roc_curve"), reason="clfeval.roc_curve is not written yet"
-)
-
 
 def test_plot_namespace_confusion_matrix_and_scores():
     plot = _plot.PlotNamespace(DF.with_columns(yhat=(pl.col("s") >= 0.5).cast(pl.Int64)))
@@ -840,7 +840,6 @@ def test_plot_namespace_compare():
     )
 
 
-@needs_curves
 @pytest.mark.parametrize("method", ["roc", "pr", "det", "thresholds", "gain", "lift", "explorer"])
 def test_plot_namespace_curves(method):
     chart = getattr(DF.clf.plot, method)("y", "s", by="model")
@@ -849,7 +848,6 @@ def test_plot_namespace_curves(method):
     assert image_stats(to_png(chart, scale=1))[0] > 0.02
 
 
-@needs_curves
 def test_plot_namespace_roc_legend_uses_clfeval_auroc():
     d = DF.clf.plot.roc("y", "s", by="model", threshold=0.5).to_dict()
     color = next(
@@ -859,3 +857,44 @@ def test_plot_namespace_roc_legend_uses_clfeval_auroc():
     )
     want = {m: skm.roc_auc_score(p["y"], p["s"]) for (m,), p in DF.group_by("model")}
     assert color["scale"]["domain"] == [f"{m} (AUROC {want[m]:.3f})" for m in ("a", "b")]
+    point = [r for rows_ in d["datasets"].values() for r in rows_ if "text" in r]
+    part = DF.filter(pl.col("model") == "a")
+    predicted = part["s"].to_numpy() >= 0.5
+    assert point[0]["tpr"] == pytest.approx(predicted[part["y"].to_numpy() == 1].mean(), abs=1e-6)
+
+
+def test_plot_namespace_pr_and_calibration_use_clfeval_metrics():
+    d = DF.clf.plot.pr("y", "s").to_dict()
+    assert f"AP {skm.average_precision_score(Y, S):.3f}" in json.dumps(d)
+    ece = DF.select(clfeval.ece("y", "s", n_bins=10)).item()
+    assert (
+        DF.clf.plot.calibration("y", "s").to_dict()["title"]
+        == f"Reliability diagram (ECE {ece:.3f})"
+    )
+
+
+def test_plot_namespace_works_on_lazy_frames_and_multiclass():
+    lazy = DF.lazy().clf.plot.roc("y", "s").to_dict()
+    assert lazy == DF.clf.plot.roc("y", "s").to_dict()
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 3, 900)
+    p = rng.dirichlet([1, 1, 1], 900) * 0.5 + np.eye(3)[y] * 0.5
+    df = pl.DataFrame({"y": y, "p0": p[:, 0], "p1": p[:, 1], "p2": p[:, 2]})
+    d = df.clf.plot.roc("y", {0: "p0", 1: "p1", 2: "p2"}).to_dict()
+    color = next(
+        u["encoding"]["color"]
+        for u in units(d)
+        if u["encoding"].get("color", {}).get("field") == "series"
+    )
+    want = [skm.roc_auc_score(y == k, p[:, k]) for k in range(3)]
+    assert color["scale"]["domain"] == [f"{k} (AUROC {want[k]:.3f})" for k in range(3)]
+    assert color["title"] == "label"
+
+
+def test_plot_namespace_explorer_counts_match_sklearn():
+    d = DF.clf.plot.explorer("y", "s").to_dict()
+    rows = [r for r in max(d["datasets"].values(), key=len) if "threshold" in r]
+    scores = S
+    for r in rows[::50]:
+        cm = skm.confusion_matrix(Y, (scores >= r["threshold"]).astype(int), labels=[0, 1])
+        assert (r["tn"], r["fp"], r["fn"], r["tp"]) == tuple(int(v) for v in cm.ravel())

@@ -294,14 +294,14 @@ def test_parity_in_every_context(name: str, data: st.DataObject) -> None:
     for engine in ENGINES:
         frame = case.df if engine == "eager" else case.df.lazy()
         grouped = frame.group_by("g").agg(expr.alias("m"))
-        got = dict(
-            (pyvalue(k), pyvalue(v)) for k, v in (
+        got = {
+            pyvalue(k): pyvalue(v) for k, v in (
                 grouped if engine == "eager" else (
                     grouped.collect(engine="streaming") if engine == "streaming"
                     else grouped.collect()
                 )
             ).iter_rows()
-        )
+        }
         assert set(got) == set(case.group or ())
         for key, value in expected.items():
             assert_same(got[key], value, (engine, "group", key, call.ours))

@@ -68,6 +68,7 @@ class Case:
         self.pos_label = pos_label
         self.weighted = weighted
         self.label_type = pa.string() if isinstance(classes[0], str) else pa.int64()
+        self.con: duckdb.DuckDBPyConnection | None = None
 
     def arrow(self) -> pa.Table:
         return pa.table(
@@ -142,10 +143,11 @@ def cases(draw, *, binary=False):
 
 def run(case: Case, metric: str, **kw) -> list[tuple]:
     """The DuckDB result of `metric` on the case, grouped by g1, g2."""
-    con = duckdb.connect()
-    con.register("arrow_preds", case.arrow())
-    con.execute("CREATE TABLE preds AS SELECT * FROM arrow_preds")
-    return con.execute(query(metric, **case.args(metric, **kw))).fetchall()
+    if case.con is None:
+        case.con = duckdb.connect()
+        case.con.register("arrow_preds", case.arrow())
+        case.con.execute("CREATE TABLE preds AS SELECT * FROM arrow_preds")
+    return case.con.execute(query(metric, **case.args(metric, **kw))).fetchall()
 
 
 def quiet(fn, *args, **kw):
@@ -270,8 +272,9 @@ def _score_rows(case: Case, metric: str, idx, drop):
         return list(zip(thr, fpr, fnr))
     if metric == "auroc":
         return [(quiet(roc_auc_score, yb, s, sample_weight=sw),)]
-    if metric == "average_precision":
-        return [(quiet(average_precision_score, yb, s, sample_weight=sw),)]
+    if metric == "average_precision":  # null without positives (scikit-learn: 0.0)
+        has_pos = yb.any() if sw is None else (sw[yb == 1] > 0).any()
+        return [(quiet(average_precision_score, yb, s, sample_weight=sw) if has_pos else None,)]
     tns, fps, fns, tps, thr = quiet(confusion_matrix_at_thresholds, yb, s, sample_weight=sw)
     cols = [quiet(metric_at_thresholds, yb, s, f, sample_weight=sw)[0] for f in THRESHOLD_METRICS]
     return [
@@ -461,14 +464,23 @@ def test_nulls_and_nan_scores_are_left_out() -> None:
             assert_rows(dirty, cleaned, metric)
 
 
-def test_one_class_auroc_is_null_and_empty_groups_vanish() -> None:
+def test_one_class_groups_are_null_and_zero_weight_groups_vanish() -> None:
     con = duckdb.connect()
     con.execute(
-        "CREATE TABLE t AS SELECT * FROM (VALUES ('a', 1, 0.3), ('a', 1, 0.6), ('b', 0, 0.2), ('b', 1, 0.4)) v(g, y, s)"
+        "CREATE TABLE t AS FROM (VALUES ('a', 1, 0.3, 1), ('a', 1, 0.6, 2), ('b', 0, 0.2, 1),"
+        " ('b', 1, 0.4, 1), ('c', 0, 0.5, 1), ('d', 1, 0.5, 0), ('d', 0, 0.1, 0)) v(g, y, s, w)"
     )
-    rows = con.execute(query("auroc", table="t", y="y", score="s", group_cols="g")).fetchall()
-    assert rows == [("a", None), ("b", 1.0)]
-    roc = con.execute(query("roc_curve", table="t", y="y", score="s", group_cols="g")).fetchall()
+    kw = {"table": "t", "y": "y", "score": "s", "group_cols": "g"}
+    rows = con.execute(query("metrics", **kw)).fetchall()  # auroc, ap, then log loss, brier
+    assert [r[:3] for r in rows] == [
+        ("a", None, 1.0),  # only positives: AUROC undefined, AP = 1
+        ("b", 1.0, 1.0),
+        ("c", None, None),  # only negatives: both undefined (scikit-learn's AP says 0.0)
+        ("d", 1.0, 1.0),
+    ]
+    weighted = con.execute(query("metrics", weight="w", **kw)).fetchall()
+    assert weighted[-1] == ("d", None, None, None, None)  # d's weights are all zero
+    roc = con.execute(query("roc_curve", **kw)).fetchall()
     assert [r for r in roc if r[0] == "a"] == [
         ("a", float("inf"), None, 0.0),
         ("a", 0.6, None, 0.5),

@@ -50,14 +50,17 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
-from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
 import polars as pl
 
 from clfeval.exceptions import InputError
+from clfeval.sqlgen import query
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 __all__ = [
     "AGGREGATE_MACROS",
@@ -75,6 +78,7 @@ __all__ = [
     "load",
     "metrics",
     "pr_curve",
+    "query",
     "quote",
     "report",
     "roc_curve",
@@ -181,7 +185,6 @@ AGGREGATE_MACROS: dict[str, Macro] = {
 
 _LABEL_ROLES = ("y", "yhat")
 _LABEL_OUTPUTS = ("actual", "predicted", "label")
-_SUMMARY_ROWS = ("accuracy", "micro avg", "macro avg", "weighted avg")
 
 
 # --- the SQL files ------------------------------------------------------------------------

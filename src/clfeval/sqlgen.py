@@ -83,7 +83,8 @@ def query(
       (f1 = accuracy; precision, recall null), ``macro avg`` and ``weighted avg`` rows whose
       support is the group total.
     - ``metrics``: accuracy, balanced_accuracy, precision, recall, f1 (`average`), mcc with
-      `yhat`; auroc, average_precision with `score`; log_loss, brier with `proba`.
+      `yhat`; auroc, average_precision with `score`; log_loss, brier with `proba` (or
+      `score`, as ``clfeval.metrics``).
     - ``thresholds``: threshold, tp, fp, fn, tn, precision, recall, specificity, fpr, f1,
       accuracy, mcc per distinct score, highest first (``score >= threshold`` is positive).
     - ``roc_curve`` (threshold, fpr, tpr; first row +inf), ``pr_curve`` (threshold,
@@ -94,11 +95,12 @@ def query(
     - ``calibration``: bin (0-based), mean_predicted, fraction_positive, count over
       `n_bins` uniform bins as ``calibration_curve`` (an edge value goes to the lower bin).
 
-    Null when undefined: AUROC and curve rates with one class, accuracy and losses of a
-    group whose weights sum to 0. Precision, recall, f1 and threshold rates give
-    `zero_division` on 0/0. As scikit-learn: MCC is 0 when a marginal is constant, average
-    precision without positives is 0.0 and PR recall without positives is 1.0. Weighted:
-    curves drop zero-weight rows (scikit-learn does); counts are DOUBLE.
+    Null when undefined: AUROC and curve rates with one class, average precision without
+    positives (scikit-learn: 0.0), accuracy and losses of a group whose weights sum to 0.
+    Precision, recall, f1 and threshold rates give `zero_division` on 0/0. As scikit-learn:
+    MCC is 0 when a marginal is constant and PR recall without positives is 1.0. Weighted:
+    curves drop zero-weight rows (scikit-learn does); counts are DOUBLE. ``average="binary"``
+    on a multiclass group gives the one-vs-rest numbers of `pos_label` (scikit-learn raises).
 
     Parameters
     ----------
@@ -191,7 +193,7 @@ def query(
             "yhat= gives the label metrics, score= auroc and average precision, "
             "proba= log loss and Brier",
         )
-        tree = b.metrics(y, yhat, score, proba, average)
+        tree = b.metrics(y, yhat, score, proba if proba is not None else score, average)
     elif cap in _PROB:
         b.prob_source(y, _need(proba if proba is not None else score, "proba", cap))
         tree = b.calibration(n_bins) if cap == "calibration" else b.finish(b.prob_select(cap))
@@ -830,7 +832,8 @@ class _Builder:
         P, N = _c("_clf_npos"), _c("_clf_nneg")
         values = {
             "auroc": self.div(_c("_clf_area"), _f(2) * P * N),  # null with one class
-            "average_precision": self.div(_c("_clf_ap"), P.copy(), _f(0)),  # 0 without positives
+            # null without positives (scikit-learn: 0.0 and a warning), as clf_average_precision
+            "average_precision": self.div(_c("_clf_ap"), P.copy()),
         }
         return self.sel("_clf_area", *((n, values[n]) for n in names))
 
