@@ -21,11 +21,21 @@ import polars as pl
 from hypothesis import strategies as st
 
 __all__ = [
+    "ENGINES",
     "KINDS",
+    "LABEL_TEXT",
+    "TOL",
     "LabelCase",
+    "assert_same",
     "class_values",
+    "is_missing",
     "label_cases",
     "labels_option",
+    "pyvalue",
+    "run",
+    "same",
+    "select",
+    "sk",
     "to_sklearn",
 ]
 
@@ -172,9 +182,12 @@ def label_cases(
         g = draw(st.lists(st.sampled_from(["a", "b", "c", None]), min_size=n, max_size=n))
         data["g"] = pl.Series("g", g, dtype=pl.String)
     if scores:
-        data["score"] = pl.Series(
-            "score", draw(st.lists(st.integers(0, 8), min_size=n, max_size=n)), pl.Float64
-        ) / 8
+        data["score"] = (
+            pl.Series(
+                "score", draw(st.lists(st.integers(0, 8), min_size=n, max_size=n)), pl.Float64
+            )
+            / 8
+        )
         parts = [draw(_composition(k)) for _ in range(n)]
         for c in range(k):
             data[f"p_{c}"] = pl.Series(f"p_{c}", [p[c] / 8 for p in parts], pl.Float64)

@@ -53,13 +53,15 @@ def sk_labels(case: LabelCase, labels: list[int] | None) -> list[Any] | None:
     return None
 
 
-def sk_report(
-    case: LabelCase, labels: list[int] | None = None, **kw: Any
-) -> Any:
+def sk_report(case: LabelCase, labels: list[int] | None = None, **kw: Any) -> Any:
     y, yhat = raw(case)
     return sk(
-        skm.classification_report, y, yhat, labels=sk_labels(case, labels),
-        sample_weight=case.sample_weight, **kw,
+        skm.classification_report,
+        y,
+        yhat,
+        labels=sk_labels(case, labels),
+        sample_weight=case.sample_weight,
+        **kw,
     )
 
 
@@ -70,13 +72,18 @@ def report_calls(draw: st.DrawFn, **case_kw: Any) -> tuple[LabelCase, dict[str, 
     labels = draw(labels_option(case))
     digits = draw(st.integers(2, 4))
     zd = draw(st.sampled_from([0.0, 1.0, None]))
-    ours: dict[str, Any] = {"labels": case.values(labels), "digits": digits,
-                            "zero_division": zd, "weight": case.w}
+    ours: dict[str, Any] = {
+        "labels": case.values(labels),
+        "digits": digits,
+        "zero_division": zd,
+        "weight": case.w,
+    }
     theirs: dict[str, Any] = {"digits": digits, "zero_division": np.nan if zd is None else zd}
     if draw(st.booleans()):
         n = len(labels) if labels is not None else len(case.present)
-        names = draw(st.lists(st.text(min_size=1, max_size=14).filter(str.strip),
-                              min_size=n, max_size=n))
+        names = draw(
+            st.lists(st.text(min_size=1, max_size=14).filter(str.strip), min_size=n, max_size=n)
+        )
         ours["target_names"] = names
         theirs["target_names"] = names
     return case, ours, {"labels": labels, **theirs}
@@ -111,6 +118,9 @@ def test_report_text_is_sklearn(call: tuple[LabelCase, dict, dict]) -> None:
         ([0, 1, 2, 2, 1], [0, 2, 2, 1, 1], {"labels": [0, 1, 2, 3]}),  # an absent class
         ([0, 1, 1], [0, 1, 0], {"target_names": ["negative", "positive"]}),
         ([True, False, True, True], [True, True, False, True], {}),
+        # no correct prediction at all: scikit-learn prints the supports as floats
+        ([0, 1], [1, 0], {}),
+        (["a", "b", "c"], ["b", "c", "a"], {"labels": ["b", "c"]}),
     ],
 )
 def test_report_text_examples(y: list[Any], yhat: list[Any], kw: dict[str, Any]) -> None:
@@ -153,8 +163,12 @@ def test_report_table_schema() -> None:
     """``.table``: label, precision, recall, f1, support; class rows then accuracy, macro avg,
     weighted avg; support Int64 (Float64 with weights); group columns first with ``by``."""
     df = pl.DataFrame(
-        {"y": [0, 1, 2, 2, 1], "yhat": [0, 2, 2, 1, 1], "w": [1, 2, 1, 1, 1],
-         "g": ["a", "a", "b", "b", None]}
+        {
+            "y": [0, 1, 2, 2, 1],
+            "yhat": [0, 2, 2, 1, 1],
+            "w": [1, 2, 1, 1, 1],
+            "g": ["a", "a", "b", "b", None],
+        }
     )
     table = ce.report(df, "y", "yhat").table
     assert table.columns == ["label", "precision", "recall", "f1", "support"]
@@ -190,8 +204,11 @@ EVIL = "</td><script>alert(1)</script>"
 def test_repr_html_escapes_labels_target_names_and_groups() -> None:
     """Every user string reaches the HTML escaped: labels, target names, group keys."""
     df = pl.DataFrame(
-        {"y": [EVIL, "ok", "ok", EVIL], "yhat": [EVIL, "ok", EVIL, EVIL],
-         "g": ["<b>", "<b>", '"&', '"&']}
+        {
+            "y": [EVIL, "ok", "ok", EVIL],
+            "yhat": [EVIL, "ok", EVIL, EVIL],
+            "g": ["<b>", "<b>", '"&', '"&'],
+        }
     )
     page = ce.report(df, "y", "yhat")._repr_html_()
     assert "<script" not in page
@@ -214,7 +231,7 @@ def _show(key: Any) -> str:
     return "<null>" if key is None else str(key)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=label_cases(group=True, kinds=("int", "str", "enum")), digits=st.integers(2, 4))
 def test_report_by_group_blocks_are_sklearn(case: LabelCase, digits: int) -> None:
     """``by=``: one block per group (sorted, null last), each headed ``g=<key>`` and equal to
@@ -256,9 +273,7 @@ def test_report_missing_drop_reports_n_excluded() -> None:
     assert str(rep) == expected
     grouped = ce.report(df, "y", "yhat", by="g", missing="drop")
     assert isinstance(grouped.n_excluded, pl.DataFrame)
-    assert grouped.n_excluded.sort("g", nulls_last=True).rows() == [
-        ("a", 1), ("b", 1), (None, 0)
-    ]
+    assert grouped.n_excluded.sort("g", nulls_last=True).rows() == [("a", 1), ("b", 1), (None, 0)]
 
 
 # --- metrics() ---------------------------------------------------------------------------------------
@@ -281,7 +296,7 @@ LABEL_METRICS = {
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_metrics_frame_matches_sklearn(engine: str, data: st.DataObject) -> None:
     """``metrics(...)`` gives one column per metric, each equal to scikit-learn (the registry
@@ -329,8 +344,11 @@ def test_metrics_default_columns() -> None:
     assert out.columns == ["accuracy", "balanced_accuracy", "precision", "recall", "f1", "mcc"]
     y, yhat = df["y"].to_numpy(), df["yhat"].to_numpy()
     expected = [
-        skm.accuracy_score(y, yhat), skm.balanced_accuracy_score(y, yhat),
-        skm.precision_score(y, yhat), skm.recall_score(y, yhat), skm.f1_score(y, yhat),
+        skm.accuracy_score(y, yhat),
+        skm.balanced_accuracy_score(y, yhat),
+        skm.precision_score(y, yhat),
+        skm.recall_score(y, yhat),
+        skm.f1_score(y, yhat),
         skm.matthews_corrcoef(y, yhat),
     ]
     assert_same(list(out.row(0)), expected)
@@ -338,7 +356,7 @@ def test_metrics_default_columns() -> None:
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_metrics_average_none_rows_per_class(engine: str, data: st.DataObject) -> None:
     """``average=None``: by…, label, precision, recall, f1, support; one row per class in
@@ -349,15 +367,24 @@ def test_metrics_average_none_rows_per_class(engine: str, data: st.DataObject) -
     by = "g" if case.group is not None else None
     frame = case.df if engine == "eager" else case.df.lazy()
     got = run(
-        ce.metrics(frame, "y", "yhat", average=None, labels=case.values(labels),
-                   zero_division=zd, weight=case.w, by=by),
+        ce.metrics(
+            frame,
+            "y",
+            "yhat",
+            average=None,
+            labels=case.values(labels),
+            zero_division=zd,
+            weight=case.w,
+            by=by,
+        ),
         engine,
     )
-    assert got.columns == [*([by] if by else []), "label", "precision", "recall", "f1",
-                           "support"]
-    parts = {None: case} if by is None else {
-        k: case.rows([g == k for g in case.group or ()]) for k in set(case.group or ())
-    }
+    assert got.columns == [*([by] if by else []), "label", "precision", "recall", "f1", "support"]
+    parts = (
+        {None: case}
+        if by is None
+        else {k: case.rows([g == k for g in case.group or ()]) for k in set(case.group or ())}
+    )
     for key, part in parts.items():
         rows = got if by is None else got.filter(pl.col("g").eq_missing(key))
         classes = labels if labels is not None else part.present
@@ -365,33 +392,46 @@ def test_metrics_average_none_rows_per_class(engine: str, data: st.DataObject) -
         if part.weight is not None and not any(part.weight):
             continue
         y, yhat, w = to_sklearn(part)
-        p, r, f, s = sk(skm.precision_recall_fscore_support, y, yhat, labels=classes,
-                        sample_weight=w, zero_division=np.nan if zd is None else zd)
+        p, r, f, s = sk(
+            skm.precision_recall_fscore_support,
+            y,
+            yhat,
+            labels=classes,
+            sample_weight=w,
+            zero_division=np.nan if zd is None else zd,
+        )
         assert_same(rows["precision"].to_list(), p)
         assert_same(rows["recall"].to_list(), r)
         assert_same(rows["f1"].to_list(), f)
         assert_same(rows["support"].to_list(), s)
 
 
-@pytest.mark.parametrize("engine", ENGINES)
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.parametrize("engine", ["eager", "streaming"])
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=label_cases(group=True, kinds=("int", "str", "cat")))
 def test_metrics_by_group(engine: str, case: LabelCase) -> None:
     """``by=``: the group column first, rows sorted with the null key last, each row equal to
     the ungrouped result on that group."""
     names = ["accuracy", "balanced_accuracy", "f1", "mcc", "cohen_kappa", "jaccard"]
     frame = case.df if engine == "eager" else case.df.lazy()
-    got = run(ce.metrics(frame, "y", "yhat", metrics=names, average="macro", by="g",
-                         weight=case.w), engine)
+    got = run(
+        ce.metrics(frame, "y", "yhat", metrics=names, average="macro", by="g", weight=case.w),
+        engine,
+    )
     assert got.columns == ["g", *names]
     keys = set(case.group or ())
     order = sorted(k for k in keys if k is not None) + ([None] if None in keys else [])
     assert got["g"].to_list() == order
     for key in order:
         part = case.rows([g == key for g in case.group or ()])
+        if case.w is not None and part.df[case.w].sum() == 0:
+            # alone, an all-zero-weight frame raises "empty" (§7.1 #8); grouped, it is null
+            assert got.filter(pl.col("g").eq_missing(key))["accuracy"].item() is None
+            continue
         alone = ce.metrics(part.df, "y", "yhat", metrics=names, average="macro", weight=case.w)
-        assert_same(list(got.filter(pl.col("g").eq_missing(key)).drop("g").row(0)),
-                    list(alone.row(0)), key)
+        assert_same(
+            list(got.filter(pl.col("g").eq_missing(key)).drop("g").row(0)), list(alone.row(0)), key
+        )
 
 
 def test_metrics_missing_drop_n_excluded() -> None:
@@ -423,7 +463,7 @@ def _dummy(strategy: str, y: np.ndarray, w: np.ndarray | None) -> DummyClassifie
     return DummyClassifier(strategy=strategy).fit(x, y, sample_weight=w)
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=label_cases(kinds=("int", "str", "enum", "bool"), max_classes=6))
 def test_baseline_matches_dummy_classifier(case: LabelCase) -> None:
     """most_frequent and prior: the metrics of DummyClassifier's predictions (ties go to the
@@ -438,8 +478,9 @@ def test_baseline_matches_dummy_classifier(case: LabelCase) -> None:
     names = ["accuracy", "balanced_accuracy", "f1", "mcc", "cohen_kappa"]
     names += ["log_loss", "brier"] if binary else []
     average = "binary" if binary else "macro"
-    out = ce.baseline(case.df, "y", metrics=names, average=average, pos_label=case.value(pos),
-                      weight=case.w)
+    out = ce.baseline(
+        case.df, "y", metrics=names, average=average, pos_label=case.value(pos), weight=case.w
+    )
     assert out.columns == ["strategy", *names]
     assert out["strategy"].to_list() == ["most_frequent", "prior", "uniform"]
     f1_kw: dict[str, Any] = {"average": average, "zero_division": 0.0}
@@ -476,12 +517,17 @@ def test_baseline_by_group_and_lazy() -> None:
     assert out.columns == ["g", "strategy", "accuracy", "brier"]
     assert out["g"].unique(maintain_order=True).to_list() == ["a", "b", None]
     for key in ["a", "b", None]:
-        alone = ce.baseline(df.filter(pl.col("g").eq_missing(key)), "y",
-                            metrics=["accuracy", "brier"])
-        assert_same(out.filter(pl.col("g").eq_missing(key)).drop("g")["brier"].to_list(),
-                    alone["brier"].to_list())
-        assert_same(out.filter(pl.col("g").eq_missing(key))["accuracy"].to_list(),
-                    alone["accuracy"].to_list())
+        alone = ce.baseline(
+            df.filter(pl.col("g").eq_missing(key)), "y", metrics=["accuracy", "brier"]
+        )
+        assert_same(
+            out.filter(pl.col("g").eq_missing(key)).drop("g")["brier"].to_list(),
+            alone["brier"].to_list(),
+        )
+        assert_same(
+            out.filter(pl.col("g").eq_missing(key))["accuracy"].to_list(),
+            alone["accuracy"].to_list(),
+        )
     lazy = ce.baseline(df.lazy(), "y", metrics=["accuracy", "brier"], by="g")
     assert isinstance(lazy, pl.LazyFrame)
     assert lazy.collect().equals(out)

@@ -324,6 +324,11 @@ def reference(
         drop = drop_intermediate if drop_intermediate is not None else metric == "roc_curve"
         for key, idx in case.groups(mask=case.w != 0 if case.weighted else None):
             out[key] = _score_rows(case, metric, idx, drop)
+        if metric in ("auroc", "average_precision"):
+            # an area keeps a group whose weights are all 0, as one null row (as the macros)
+            for key, _ in case.groups():
+                out.setdefault(key, [(None,)])
+            out = {k: out[k] for k, _ in case.groups()}
     return out
 
 

@@ -46,8 +46,14 @@ def frame() -> pl.DataFrame:
     )
 
 
-def raises(fn: Callable[[], Any], rule: str, *, column: str | None = None,
-           role: str | None = None, says: tuple[str, ...] = ()) -> InputError:
+def raises(
+    fn: Callable[[], Any],
+    rule: str,
+    *,
+    column: str | None = None,
+    role: str | None = None,
+    says: tuple[str, ...] = (),
+) -> InputError:
     """Call ``fn``; assert it raised InputError with these fields and message parts."""
     with pytest.raises(InputError) as info:
         fn()
@@ -79,15 +85,19 @@ def raises(fn: Callable[[], Any], rule: str, *, column: str | None = None,
         ("by", {"by": "grop"}, "grop", "grp"),
     ],
 )
-def test_missing_column(front: str, role: str, kw: dict[str, str], missing: str,
-                        close: str | None) -> None:
+def test_missing_column(
+    front: str, role: str, kw: dict[str, str], missing: str, close: str | None
+) -> None:
     """A missing column names itself and its role, lists the frame's columns and suggests
     the closest one."""
     args = {"y": "label", "yhat": "pred", **kw}
     y, yhat = args.pop("y"), args.pop("yhat")
     err = raises(
         lambda: FRONT[front](frame(), y, yhat, **args),
-        "missing_column", column=missing, role=role, says=(repr(missing),),
+        "missing_column",
+        column=missing,
+        role=role,
+        says=(repr(missing),),
     )
     assert "['label', 'pred', 'w', 'grp']" in err.hint
     if close is not None:
@@ -132,7 +142,7 @@ def test_lazyframe_missing_column_raises_at_call_time_without_reading(call: Fron
         lambda lf: ce.metrics(lf, "label", "pred", average="macro"),
         lambda lf: ce.counts(lf, "label", "pred", by="grp"),
         lambda lf: ce.confusion_matrix(lf, "label", "pred", normalize="true"),
-        lambda lf: ce.confusion_matrix(lf, "label", "pred", wide=True),
+        lambda lf: ce.confusion_matrix(lf, "label", "pred", wide=True, labels=[0, 1, 2]),
         lambda lf: ce.baseline(lf, "label", average="macro"),
         lambda lf: lf.select(ce.f1("label", "pred", average="macro")),
     ],
@@ -155,8 +165,11 @@ def test_int_vs_string_labels(front: str) -> None:
     """Int y with String yhat: no silent cast ('01' is not 1); both columns and dtypes named."""
     df = frame().with_columns(pl.col("pred").cast(pl.String))
     raises(
-        lambda: FRONT[front](df, "label", "pred"), "dtype_mismatch", column="pred",
-        role="yhat", says=("'label'", "'pred'", "Int64", "String"),
+        lambda: FRONT[front](df, "label", "pred"),
+        "dtype_mismatch",
+        column="pred",
+        role="yhat",
+        says=("'label'", "'pred'", "Int64", "String"),
     )
 
 
@@ -166,8 +179,11 @@ def test_non_integral_float_labels(front: str) -> None:
     and the first rows."""
     df = frame().with_columns(pl.col("pred") + pl.Series([0.0, 0.5, 0, 0.25, 0, 0, 0]))
     raises(
-        lambda: FRONT[front](df, "label", "pred"), "continuous_labels", column="pred",
-        role="yhat", says=("'pred'", "2 non-integral", "rows 1, 3"),
+        lambda: FRONT[front](df, "label", "pred"),
+        "continuous_labels",
+        column="pred",
+        role="yhat",
+        says=("'pred'", "2 non-integral", "rows 1, 3"),
     )
 
 
@@ -176,8 +192,9 @@ def test_integral_floats_bool_and_uint_are_accepted() -> None:
     df = frame()
     expected = ce.metrics(df, "label", "pred", average="macro")
     as_float = df.with_columns(pl.col("label").cast(pl.Float64), pl.col("pred").cast(pl.UInt8))
-    assert_same(list(ce.metrics(as_float, "label", "pred", average="macro").row(0)),
-                list(expected.row(0)))
+    assert_same(
+        list(ce.metrics(as_float, "label", "pred", average="macro").row(0)), list(expected.row(0))
+    )
     binary = pl.DataFrame({"y": [True, False, True], "p": [1, 0, 0]})
     out = ce.metrics(binary, "y", "p", metrics=["accuracy", "recall"], pos_label=True)
     assert_same(list(out.row(0)), [2 / 3, 0.5])
@@ -192,8 +209,13 @@ def test_enum_vs_string_with_unknown_value() -> None:
         schema={"y": enum, "p": pl.String},
     )
     for front in FRONT.values():
-        raises(lambda front=front: front(df, "y", "p"), "unknown_category", column="p",
-               role="yhat", says=("'p'", "1 value", "rows 1"))
+        raises(
+            lambda front=front: front(df, "y", "p"),
+            "unknown_category",
+            column="p",
+            role="yhat",
+            says=("'p'", "1 value", "rows 1"),
+        )
     swapped = df.select(pl.col("p").alias("y"), pl.col("y").alias("p"))
     raises(lambda: ce.counts(swapped, "y", "p"), "unknown_category", column="y", role="y")
 
@@ -213,8 +235,13 @@ def test_enum_vs_string_known_values_are_accepted() -> None:
 def test_enums_with_different_categories() -> None:
     enum_a, enum_b = pl.Enum(["a", "b"]), pl.Enum(["b", "a", "c"])
     df = pl.DataFrame({"y": ["a", "b"], "p": ["b", "b"]}, schema={"y": enum_a, "p": enum_b})
-    raises(lambda: ce.counts(df, "y", "p"), "enum_mismatch", column="p", role="yhat",
-           says=("'y'", "'p'"))
+    raises(
+        lambda: ce.counts(df, "y", "p"),
+        "enum_mismatch",
+        column="p",
+        role="yhat",
+        says=("'y'", "'p'"),
+    )
 
 
 def test_non_label_dtype() -> None:
@@ -236,22 +263,27 @@ def _with_nulls(col: str, rows: list[int]) -> pl.DataFrame:
 def test_nulls_raise_with_count_and_rows(front: str, col: str, role: str) -> None:
     df = _with_nulls(col, [2, 5])
     raises(
-        lambda: FRONT[front](df, "label", "pred", weight="w"), "null", column=col, role=role,
+        lambda: FRONT[front](df, "label", "pred", weight="w"),
+        "null",
+        column=col,
+        role=role,
         says=(f"'{col}'", f"({role})", "2 null", "rows 2, 5", "missing='drop'"),
     )
 
 
 def test_null_rows_beyond_five_are_elided() -> None:
-    df = pl.DataFrame({"y": [None] * 7 + [1], "p": [1] * 8}, schema={"y": pl.Int64,
-                                                                        "p": pl.Int64})
-    raises(lambda: ce.counts(df, "y", "p"), "null", column="y",
-           says=("7 null", "rows 0, 1, 2, 3, 4, ..."))
+    df = pl.DataFrame({"y": [None] * 7 + [1], "p": [1] * 8}, schema={"y": pl.Int64, "p": pl.Int64})
+    raises(
+        lambda: ce.counts(df, "y", "p"),
+        "null",
+        column="y",
+        says=("7 null", "rows 0, 1, 2, 3, 4, ..."),
+    )
 
 
 def test_nan_in_a_float_label_column_is_a_null() -> None:
     df = pl.DataFrame({"y": [0.0, 1.0, float("nan")], "p": [0, 1, 1]})
-    raises(lambda: ce.counts(df, "y", "p"), "null", column="y", role="y",
-           says=("1 null", "rows 2"))
+    raises(lambda: ce.counts(df, "y", "p"), "null", column="y", role="y", says=("1 null", "rows 2"))
     kept = ce.counts(df, "y", "p", missing="drop")
     assert kept["support"].to_list() == [1, 1]
 
@@ -280,8 +312,7 @@ def test_everything_dropped_or_empty() -> None:
     empty = frame().clear()
     raises(lambda: ce.metrics(empty, "label", "pred"), "empty", says=("no rows",))
     all_null = frame().with_columns(pl.lit(None, pl.Int64).alias("pred"))
-    raises(lambda: ce.counts(all_null, "label", "pred", missing="drop"), "empty",
-           says=("7",))
+    raises(lambda: ce.counts(all_null, "label", "pred", missing="drop"), "empty", says=("7",))
 
 
 def test_all_zero_weights_are_empty() -> None:
@@ -296,8 +327,11 @@ def test_all_zero_weights_are_empty() -> None:
 @pytest.mark.parametrize("front", list(FRONT))
 @pytest.mark.parametrize(
     ("value", "rule", "text"),
-    [(-1.0, "negative_weight", "1 negative"), (float("nan"), "nan", "1 NaN"),
-     (float("inf"), "inf", "1 infinite")],
+    [
+        (-1.0, "negative_weight", "1 negative"),
+        (float("nan"), "nan", "1 NaN"),
+        (float("inf"), "inf", "1 infinite"),
+    ],
 )
 def test_bad_weights(front: str, value: float, rule: str, text: str) -> None:
     """Negative, NaN and infinite weights raise (scikit-learn accepts negative ones; clfeval
@@ -307,9 +341,11 @@ def test_bad_weights(front: str, value: float, rule: str, text: str) -> None:
     )
     for missing in ("raise", "drop"):
         err = raises(
-            lambda missing=missing: FRONT[front](df, "label", "pred", weight="w",
-                                                 missing=missing),
-            rule, column="w", role="weight", says=("'w'", text, "rows 3"),
+            lambda missing=missing: FRONT[front](df, "label", "pred", weight="w", missing=missing),
+            rule,
+            column="w",
+            role="weight",
+            says=("'w'", text, "rows 3"),
         )
         # the fix for a weight is not the score switch nonfinite='drop' (it does not apply)
         assert "nonfinite" not in (err.hint or "")
@@ -317,8 +353,13 @@ def test_bad_weights(front: str, value: float, rule: str, text: str) -> None:
 
 def test_weight_must_be_numeric() -> None:
     df = frame().with_columns(pl.col("w").cast(pl.String))
-    raises(lambda: ce.counts(df, "label", "pred", weight="w"), "dtype", column="w",
-           role="weight", says=("String",))
+    raises(
+        lambda: ce.counts(df, "label", "pred", weight="w"),
+        "dtype",
+        column="w",
+        role="weight",
+        says=("String",),
+    )
 
 
 # --- pos_label, average, labels ------------------------------------------------------------------
@@ -326,23 +367,35 @@ def test_weight_must_be_numeric() -> None:
 
 def test_pos_label_absent() -> None:
     df = pl.DataFrame({"y": [0, 1, 1], "p": [0, 0, 1]})
-    raises(lambda: ce.metrics(df, "y", "p", pos_label=2), "pos_label", column="y",
-           role="pos_label", says=("pos_label=2", "[0, 1]"))
+    raises(
+        lambda: ce.metrics(df, "y", "p", pos_label=2),
+        "pos_label",
+        column="y",
+        role="pos_label",
+        says=("pos_label=2", "[0, 1]"),
+    )
     strings = pl.DataFrame({"y": ["neg", "pos"], "p": ["neg", "neg"]})
-    raises(lambda: ce.metrics(strings, "y", "p"), "pos_label", says=("pos_label=1",
-                                                                      "'neg'", "'pos'"))
+    raises(
+        lambda: ce.metrics(strings, "y", "p"), "pos_label", says=("pos_label=1", "'neg'", "'pos'")
+    )
     raises(lambda: ce.baseline(df, "y", pos_label="yes"), "pos_label", role="pos_label")
     raises(lambda: df.clf.metrics("y", "p", metrics=["precision"], pos_label=7), "pos_label")
-    # listed explicitly, an absent pos_label is allowed (its ratios are zero_division)
-    out = ce.metrics(df, "y", "p", metrics=["precision"], pos_label=2, labels=[0, 1, 2],
-                     zero_division=None)
-    assert out["precision"].item() is None
+    # scikit-learn's rule: with a single class in the data an absent pos_label is accepted
+    # (its ratios are zero_division), as precision_score([0, 0], [0, 0], pos_label=1)
+    one = pl.DataFrame({"y": [0, 0], "p": [0, 0]})
+    out = ce.metrics(one, "y", "p", metrics=["precision", "recall"], zero_division=None)
+    assert out.row(0) == (None, None)
 
 
 def test_binary_average_on_multiclass() -> None:
     df = pl.DataFrame({"y": [0, 1, 2], "p": [0, 1, 1]})
-    raises(lambda: ce.metrics(df, "y", "p"), "multiclass_binary", column="y", role="y",
-           says=("3 classes", "average='binary'"))
+    raises(
+        lambda: ce.metrics(df, "y", "p"),
+        "multiclass_binary",
+        column="y",
+        role="y",
+        says=("3 classes", "average='binary'"),
+    )
     raises(lambda: ce.baseline(df, "y", metrics=["f1"]), "multiclass_binary")
     # a class only in yhat makes it multiclass too (scikit-learn: the union of both)
     only_pred = pl.DataFrame({"y": [0, 1, 1], "p": [0, 2, 1]})
@@ -352,8 +405,11 @@ def test_binary_average_on_multiclass() -> None:
 @pytest.mark.parametrize("front", [*FRONT, "baseline"])
 @pytest.mark.parametrize(
     ("labels", "rule", "text"),
-    [([], "labels_empty", "labels=[]"), ([1, 0, 1], "labels_duplicate", "1 twice"),
-     ([7, 8], "labels_absent", "[7, 8]")],
+    [
+        ([], "labels_empty", "labels=[]"),
+        ([1, 0, 1], "labels_duplicate", "1 twice"),
+        ([7, 8], "labels_absent", "[7, 8]"),
+    ],
 )
 def test_bad_labels(front: str, labels: list[int], rule: str, text: str) -> None:
     df = frame()
@@ -379,13 +435,18 @@ def test_labels_present_only_in_yhat_are_enough() -> None:
     [
         (lambda df: ce.metrics(df, "label", "pred", average="samples"), "average", "'samples'"),
         (lambda df: ce.baseline(df, "label", average="avg"), "average", "'avg'"),
-        (lambda df: ce.metrics(df, "label", "pred", average=None, zero_division="warn"),
-         "zero_division", "'warn'"),
+        (
+            lambda df: ce.metrics(df, "label", "pred", average=None, zero_division="warn"),
+            "zero_division",
+            "'warn'",
+        ),
         (lambda df: ce.report(df, "label", "pred", zero_division=2), "zero_division", "2"),
-        (lambda df: ce.confusion_matrix(df, "label", "pred", normalize="rows"), "normalize",
-         "'rows'"),
-        (lambda df: ce.confusion_matrix(df, "label", "pred", normalize=True), "normalize",
-         "True"),
+        (
+            lambda df: ce.confusion_matrix(df, "label", "pred", normalize="rows"),
+            "normalize",
+            "'rows'",
+        ),
+        (lambda df: ce.confusion_matrix(df, "label", "pred", normalize=True), "normalize", "True"),
         (lambda df: ce.counts(df, "label", "pred", missing="ignore"), "missing", "'ignore'"),
         (lambda df: ce.metrics(df, "label", "pred", missing=None), "missing", "None"),
         (lambda df: ce.report(df, "label", "pred", missing="skip"), "missing", "'skip'"),
@@ -396,13 +457,33 @@ def test_bad_option_values(call: Front, role: str, value: str) -> None:
     raises(lambda: call(frame()), "option", role=role, says=(value, role))
 
 
+def test_wide_on_a_lazyframe_needs_labels() -> None:
+    """wide=True on a LazyFrame: its columns are the classes, unknown before reading, so
+    labels= is required (with them the result stays lazy, see above)."""
+    lf, reads = _sentinel_lazyframe()
+    raises(
+        lambda: ce.confusion_matrix(lf, "label", "pred", wide=True),
+        "wide_lazy",
+        role="labels",
+        says=("labels=",),
+    )
+    assert reads == []
+
+
 def test_other_front_door_errors() -> None:
     df = frame()
-    raises(lambda: ce.metrics(df, "label", "pred", metrics=["auc"]), "unknown_metric",
-           role="metrics", says=("'auc'",))
+    raises(
+        lambda: ce.metrics(df, "label", "pred", metrics=["auc"]),
+        "unknown_metric",
+        role="metrics",
+        says=("'auc'",),
+    )
     raises(lambda: ce.metrics(df.to_dict(), "label", "pred"), "data_type", says=("dict",))
-    raises(lambda: ce.report(df, "label", "pred", target_names=["a", "b"]), "target_names",
-           says=("2 names", "3 classes"))
+    raises(
+        lambda: ce.report(df, "label", "pred", target_names=["a", "b"]),
+        "target_names",
+        says=("2 names", "3 classes"),
+    )
 
 
 def test_same_column_as_y_and_yhat_is_not_a_raw_polars_error() -> None:

@@ -24,6 +24,7 @@ from clfeval.exceptions import InputError
 
 IntoExpr = str | pl.Expr
 N = "__clf_n"  # the weight column of the aggregated (by, y, yhat) frame
+YHAT_COPY = "__clf_yhat_copy"  # yhat when it is the same column as y
 
 
 def col(c: IntoExpr) -> pl.Expr:
@@ -209,7 +210,7 @@ def label_pairs(
     by: Any,
     weight: str | None,
     missing: Any,
-) -> tuple[Prepared, pl.LazyFrame]:
+) -> tuple[Prepared, pl.LazyFrame, str]:
     """Validate, then group by ``(by, y, yhat)`` once: the start of every label frame function.
 
     Eager input collects that small frame here, checks the class set on it, and the rest of
@@ -223,15 +224,19 @@ def label_pairs(
 
 def pairs_of(
     prep: Prepared, y: str, yhat: str, weight: str | None, labels: Sequence[Any] | None
-) -> tuple[Prepared, pl.LazyFrame]:
-    """The ``(by, y, yhat, n)`` frame of prepared data (collected and checked when eager)."""
+) -> tuple[Prepared, pl.LazyFrame, str]:
+    """The ``(by, y, yhat, n)`` frame of prepared data (collected and checked when eager),
+    and the name of its ``yhat`` column (a copy when ``yhat`` is ``y`` itself)."""
+    if yhat == y:
+        prep = replace(prep, frame=prep.frame.with_columns(pl.col(y).alias(YHAT_COPY)))
+        yhat = YHAT_COPY
     pairs = pair_counts(prep, y, yhat, weight)
     if not prep.eager:
-        return prep, pairs
+        return prep, pairs, yhat
     small = pairs.collect()
     classes = pl.concat([small[y], small[yhat]]).unique().sort().to_list()
     check_labels_present(classes, labels, y)
-    return replace(prep, classes=classes), small.lazy()
+    return replace(prep, classes=classes), small.lazy(), yhat
 
 
 def confusion_matrix(
@@ -272,7 +277,9 @@ def confusion_matrix(
             hint="'true' divides by the actual class's total, 'pred' by the "
             "predicted class's total, 'all' by the grand total",
         )
-    prep, pairs = label_pairs(data, y, yhat, labels=labels, by=by, weight=weight, missing=missing)
+    prep, pairs, yhat = label_pairs(
+        data, y, yhat, labels=labels, by=by, weight=weight, missing=missing
+    )
     classes = _labels_frame(prep.by, pairs, y, yhat, labels)
     b = prep.by
     grid = classes.rename({"__clf_class": "actual", "__clf_pos": "__clf_a"}).join(
@@ -299,18 +306,49 @@ def confusion_matrix(
     out = out.select(*b, "actual", "predicted", measure)
     if not wide:
         return prep.finish(out)
-    return prep.finish(_wide(out, b, measure))
+    return prep.finish(_wide(out, b, measure, labels, prep.eager))
 
 
-def _wide(long: pl.LazyFrame, by: list[str], measure: str) -> pl.LazyFrame:
-    """Pivot a long confusion matrix: ``actual`` then one column per predicted class."""
-    frame = long.collect()
-    names = frame["predicted"].unique(maintain_order=True)
-    wide = frame.with_columns(pl.col("predicted").cast(pl.String)).pivot(
-        on="predicted", index=[*by, "actual"], values=measure, maintain_order=True
+def label_text(value: pl.Expr, dtype: pl.DataType) -> pl.Expr:
+    """Class values as text, spelled as Python (and so scikit-learn) prints them."""
+    if dtype == pl.Boolean:
+        return pl.when(value).then(pl.lit("True")).otherwise(pl.lit("False"))
+    return value.cast(pl.String)
+
+
+def _wide(
+    long: pl.LazyFrame, by: list[str], measure: str, labels: Sequence[Any] | None, eager: bool
+) -> pl.LazyFrame:
+    """Pivot a long confusion matrix: ``actual`` then one column per predicted class.
+
+    The columns are the classes, so a LazyFrame stays lazy only when ``labels`` names them.
+    """
+    dtype = long.collect_schema()["predicted"]
+    if labels is None:
+        if not eager:
+            raise InputError(
+                "wide=True on a LazyFrame needs labels=: its columns are the classes, which "
+                "are not known before the data is read",
+                role="labels",
+                rule="wide_lazy",
+                hint="pass labels=[...], or collect the long form and pivot it",
+            )
+        labels = (
+            long.select(pl.col("predicted").unique(maintain_order=True))
+            .collect()["predicted"]
+            .to_list()
+        )
+    names = (
+        pl.DataFrame({"v": pl.Series(list(labels)).cast(dtype)})
+        .select(label_text(pl.col("v"), dtype).alias("v"))["v"]
+        .to_list()
     )
-    order = [str(v) for v in names.to_list()]
-    return wide.select(*by, "actual", *order).lazy()
+    cells = [
+        pl.col(measure).filter(pl.col("predicted") == value).sum().alias(name)
+        for value, name in zip(labels, names)
+    ]
+    wide = long.group_by([*by, "actual"], maintain_order=True).agg(cells)
+    return wide.select(*by, "actual", *names)
 
 
 def counts(
@@ -340,7 +378,9 @@ def counts(
     >>> counts(df, "y", "yhat").row(0)
     ('a', 1, 1, 0, 1, 1)
     """
-    prep, pairs = label_pairs(data, y, yhat, labels=labels, by=by, weight=weight, missing=missing)
+    prep, pairs, yhat = label_pairs(
+        data, y, yhat, labels=labels, by=by, weight=weight, missing=missing
+    )
     return prep.finish(counts_from_pairs(pairs, prep.by, y, yhat, labels))
 
 

@@ -448,8 +448,8 @@ def pr_curve(
 
     scikit-learn's points in its order: thresholds increasing, then the end point precision
     1, recall 0 with a null threshold. ``drop_intermediate`` keeps only the first and last
-    point of each run of equal recall. recall is null in a group without positives
-    (scikit-learn sets it to 1 with a warning).
+    point of each run of equal recall. In a group without positives recall is 1, as
+    scikit-learn sets it (with a warning).
     {common}
     See Also
     --------
@@ -470,7 +470,7 @@ def pr_curve(
     ps = pl.col(TP) + pl.col(FP)
     table = table.with_columns(
         rate(pl.col(TP), ps, 0.0).alias("precision"),
-        rate(pl.col(TP), pl.col(NP)).alias("recall"),
+        rate(pl.col(TP), pl.col(NP), 1.0).alias("recall"),
         pl.lit(0).alias("__clf_end"),
     )
     table = table.sort([*keys, "threshold"], nulls_last=True, maintain_order=True)

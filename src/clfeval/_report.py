@@ -16,7 +16,7 @@ from typing import Any, Literal
 import polars as pl
 
 from clfeval import _label
-from clfeval._counts import N, counts_from_pairs, ovr_from_counts, pairs_of
+from clfeval._counts import N, counts_from_pairs, label_text, ovr_from_counts, pairs_of
 from clfeval._validate import (
     Frame,
     Prepared,
@@ -238,7 +238,7 @@ def metrics(
     parts: list[pl.LazyFrame] = []
     if label_names:
         assert yhat is not None
-        prep, pairs = pairs_of(prep, y, yhat, weight, labels)
+        prep, pairs, yhat = pairs_of(prep, y, yhat, weight, labels)
         if any(n in AVERAGED for n in label_names):
             _check_binary(prep, y, average, pos_label, labels)
         if average is None:
@@ -294,7 +294,9 @@ def _with_excluded(out: pl.LazyFrame, prep: Prepared) -> pl.LazyFrame:
         return out.with_columns(
             pl.lit(prep.n_excluded.item(), pl.Int64).alias("n_excluded")
         ).select("n_excluded", pl.exclude("n_excluded"))
-    joined = out.join(prep.n_excluded.lazy(), on=prep.by, how="left", nulls_equal=True)
+    joined = out.join(
+        prep.n_excluded.lazy(), on=prep.by, how="left", nulls_equal=True, maintain_order="left"
+    )
     return joined.select(*prep.by, "n_excluded", pl.exclude([*prep.by, "n_excluded"]))
 
 
@@ -374,7 +376,8 @@ class Report:
         return out
 
     def _extra_text(self, key: tuple[Any, ...]) -> str:
-        lines = []
+        lines: list[str] = []
+        width = len("average_precision")
         for frame, kind in ((self.extras, "score"), (self.baselines, "baseline")):
             if frame is None:
                 continue
@@ -384,21 +387,15 @@ class Report:
             part = part.drop(self.by)
             if kind == "score":
                 for name, value in part.row(0, named=True).items():
-                    lines.append(f"{name:>22s} {_fmt(value, self.digits + 2)}")
+                    lines.append(f"{name:>{width}s} {_fmt(value, self.digits + 2):>9s}")
             else:
                 header = ["strategy", *[c for c in part.columns if c != "strategy"]]
-                lines.append("")
-                lines.append("baselines (constant predictors)")
-                lines.append("  ".join(f"{h:>17s}" for h in header))
+                widths = [max(len(h), 13 if h == "strategy" else 8) for h in header]
+                lines += ["", "baselines (constant predictors)"]
+                lines.append("  ".join(f"{h:>{w}s}" for h, w in zip(header, widths)))
                 for row in part.select(header).rows():
-                    lines.append(
-                        "  ".join(
-                            [
-                                f"{row[0]:>17s}",
-                                *(f"{_fmt(v, self.digits + 2):>17s}" for v in row[1:]),
-                            ]
-                        )
-                    )
+                    cells = [row[0], *(_fmt(v, self.digits + 2) for v in row[1:])]
+                    lines.append("  ".join(f"{c:>{w}s}" for c, w in zip(cells, widths)))
         return ("\n" + "\n".join(lines) + "\n") if lines else ""
 
     def __str__(self) -> str:
@@ -551,7 +548,7 @@ def report(
     )
     if isinstance(scores, dict):
         check_proba_sums(prep, scores)
-    prep, pairs = pairs_of(prep, y, yhat, weight, labels)
+    prep, pairs, yhat = pairs_of(prep, y, yhat, weight, labels)
     assert prep.classes is not None
     if target_names is not None:
         n = len(labels) if labels is not None else len(prep.classes)
@@ -623,7 +620,7 @@ def _report_table(
     """
     by, z = prep.by, zero_division
     c = ovr_from_counts()
-    names = pl.col("label").cast(pl.String)
+    names = label_text(pl.col("label"), pairs.collect_schema()[y])
     if target_names is not None:
         position = pl.int_range(pl.len())
         names = pl.lit(pl.Series(list(target_names))).gather(position.over(by) if by else position)
@@ -767,6 +764,8 @@ def baseline(
     for name in names:
         if name not in known:
             raise _unknown_metric(name, known)
+    if classes is not None:
+        check_labels_present(classes, labels, y)
     if classes is not None and binary and any(n in AVERAGED for n in names):
         check_pos_label(classes, pos_label, average=average, labels=labels, y=y)
     n = pl.len().cast(pl.Float64) if weight is None else pl.col(weight).cast(pl.Float64).sum()

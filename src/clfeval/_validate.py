@@ -339,6 +339,7 @@ def prepare(
             nonfinite=nonfinite,
             probability=probability,
             classes=classes,
+            grouped=bool(by_cols),
         )
         drop = pl.lit(False)
         if missing == "drop":
@@ -383,6 +384,7 @@ def _scan(
     nonfinite: Missing,
     probability: bool,
     classes: bool,
+    grouped: bool,
 ) -> list[Any] | None:
     """One pass over eager data: raise for the first problem found, return the class list."""
     checks: list[tuple[str, str, str, pl.Expr, pl.Expr, str]] = []
@@ -433,6 +435,9 @@ def _scan(
             exprs.append(pl.col(c).filter(keep).unique().implode().alias(f"c{j}"))
     exprs.append(pl.len().alias("n_rows"))
     exprs.append(keep.sum().alias("n_kept"))
+    weight = roles.get("weight")
+    if weight is not None and not grouped:  # a group whose weights are all 0 is null instead
+        exprs.append(pl.col(weight).filter(keep).sum().alias("w_kept"))
     row = lf.select(exprs).collect().row(0, named=True)
 
     for i, (role, name, rule, _, _, text) in enumerate(checks):
@@ -450,7 +455,15 @@ def _scan(
             column=name,
             role=role,
             rule=rule,
-            hint=_FIX[rule if rule in _FIX else "null"],
+            hint=_FIX["negative_weight"] if role == "weight" and rule != "null" else _FIX[rule],
+        )
+    if row.get("w_kept") == 0 and row["n_kept"]:
+        raise InputError(
+            f"every weight in column {weight!r} (weight) is 0: no rows to evaluate",
+            column=weight,
+            role="weight",
+            rule="empty",
+            hint="weights must not all be 0 (a group whose weights are all 0 gets null metrics)",
         )
     if row["n_rows"] == 0 or row["n_kept"] == 0:
         gone = row["n_rows"] - row["n_kept"]

@@ -198,8 +198,9 @@ def query(
         b.prob_source(y, _need(proba if proba is not None else score, "proba", cap))
         tree = b.calibration(n_bins) if cap == "calibration" else b.finish(b.prob_select(cap))
     else:
-        b.score_source(y, _need(ranking, "score", cap))
-        if cap in ("auroc", "average_precision"):
+        area = cap in ("auroc", "average_precision")
+        b.score_source(y, _need(ranking, "score", cap), curve=not area)
+        if area:
             tree = b.finish(b.score_select(cap))
         elif cap == "thresholds":
             tree = b.thresholds()
@@ -621,7 +622,7 @@ class _Builder:
             names = ("accuracy", "balanced_accuracy", "precision", "recall", "f1", "mcc")
             parts.append(self.sel("_clf_agg", *zip(names, values)))
         if score is not None:
-            self.score_source(y, score)
+            self.score_source(y, score, curve=False)
             parts.append(self.score_select("auroc", "average_precision"))
         if proba is not None:
             self.prob_source(y, proba)
@@ -646,13 +647,17 @@ class _Builder:
 
     # -- score capabilities ---------------------------------------------------------------
 
-    def score_source(self, y: str, score: str) -> None:
+    def score_source(self, y: str, score: str, *, curve: bool = True) -> None:
         """_clf_tot: per distinct score, its positive and negative weight (dp, dn), the
-        running tp and fp from the highest score down, its rank i and the totals."""
+        running tp and fp from the highest score down, its rank i and the totals.
+
+        ``curve``: leave out zero-weight rows, as scikit-learn does before it picks thresholds;
+        areas keep them (they add nothing), so a group whose weights are all 0 stays, as null.
+        """
         s = _dbl(_c(score))
         is_pos = _c(y).eq(self.pos.copy())
         where = self.valid(y, score, nan=s.copy())
-        if self.weight is not None:  # scikit-learn drops zero-weight rows before thresholds
+        if self.weight is not None and curve:
             where = exp.and_(where, _c(self.weight).neq(0))
         pos, neg = (
             _case((is_pos, self.w()), default=self.zero()),

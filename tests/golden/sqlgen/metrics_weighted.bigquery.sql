@@ -95,13 +95,10 @@ WITH `_clf_src` AS (
     CASE WHEN `label` = 1 THEN CAST(0 AS FLOAT64) ELSE CAST(`n` AS FLOAT64) END AS `_clf_neg`
   FROM `preds`
   WHERE
-    (
-      NOT `label` IS NULL
-      AND NOT `score` IS NULL
-      AND NOT `n` IS NULL
-      AND NOT IS_NAN(CAST(`score` AS FLOAT64))
-    )
-    AND `n` <> 0
+    NOT `label` IS NULL
+    AND NOT `score` IS NULL
+    AND NOT `n` IS NULL
+    AND NOT IS_NAN(CAST(`score` AS FLOAT64))
 ), `_clf_pts` AS (
   SELECT
     `model`,

@@ -110,13 +110,10 @@ WITH "_clf_src" AS (
     END AS "_clf_neg"
   FROM "preds"
   WHERE
-    (
-      NOT "label" IS NULL
-      AND NOT "score" IS NULL
-      AND NOT "n" IS NULL
-      AND NOT CAST("score" AS DOUBLE PRECISION) = CAST('NaN' AS DOUBLE PRECISION)
-    )
-    AND "n" <> 0
+    NOT "label" IS NULL
+    AND NOT "score" IS NULL
+    AND NOT "n" IS NULL
+    AND NOT CAST("score" AS DOUBLE PRECISION) = CAST('NaN' AS DOUBLE PRECISION)
 ), "_clf_pts" AS (
   SELECT
     "model",

@@ -95,13 +95,10 @@ WITH `_clf_src` AS (
     CASE WHEN `label` = 1 THEN CAST(0 AS DOUBLE) ELSE CAST(`n` AS DOUBLE) END AS `_clf_neg`
   FROM `preds`
   WHERE
-    (
-      NOT `label` IS NULL
-      AND NOT `score` IS NULL
-      AND NOT `n` IS NULL
-      AND NOT ISNAN(CAST(`score` AS DOUBLE))
-    )
-    AND `n` <> 0
+    NOT `label` IS NULL
+    AND NOT `score` IS NULL
+    AND NOT `n` IS NULL
+    AND NOT ISNAN(CAST(`score` AS DOUBLE))
 ), `_clf_pts` AS (
   SELECT
     `model`,
