@@ -144,7 +144,7 @@ def test_eager_equals_streaming_on_chunks(case: LabelCase, averages: tuple) -> N
 # --- P4 -------------------------------------------------------------------------------------------
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=label_cases(group=True), averages=ONE_AVERAGE)
 def test_grouped_equals_per_group(case: LabelCase, averages: tuple) -> None:
     """P4: ``group_by("g").agg(metric)`` for key k equals the metric on ``filter(g == k)``;
