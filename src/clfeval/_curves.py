@@ -26,7 +26,15 @@ from typing import Any, Literal
 import polars as pl
 
 from clfeval._label import divide
-from clfeval._validate import Frame, Missing, Prepared, prepare, score_columns
+from clfeval._validate import (
+    NOT_GIVEN,
+    Frame,
+    Missing,
+    Prepared,
+    check_class_value,
+    prepare,
+    score_columns,
+)
 from clfeval.exceptions import InputError
 
 __all__ = [
@@ -42,6 +50,7 @@ S, POS, W, K = "__clf_s", "__clf_pos", "__clf_w", "__clf_k"
 TP, FP, NP, NN = "tp", "fp", "__clf_np", "__clf_nn"
 Plan = Literal["auto", "group", "sort"]
 PLAN: Plan = "auto"  # tests force one plan to check both give the same rows
+PROBE_ROWS = 100_000
 FrameScore = str | Sequence[str] | Mapping[Any, str]
 COUNT_COLUMNS = ["tp", "fp", "fn", "tn"]
 METRIC_COLUMNS = [
@@ -60,23 +69,6 @@ def over(expr: pl.Expr, keys: list[str]) -> pl.Expr:
 
 
 # --- validation and the long frame -----------------------------------------------------------
-
-
-def _is_text(dtype: pl.DataType) -> bool:
-    return dtype in (pl.String, pl.Categorical) or isinstance(dtype, pl.Enum | pl.Categorical)
-
-
-def check_class_value(dtype: pl.DataType, value: Any, y: str, role: str) -> None:
-    """A class value must be comparable with ``y`` (checked on the schema, before any data)."""
-    text = isinstance(value, str)
-    if _is_text(dtype) != text or (dtype == pl.Boolean and value not in (0, 1)):
-        raise InputError(
-            f"{role}={value!r} cannot be a class of column {y!r} ({dtype})",
-            column=y,
-            role=role,
-            rule="pos_label",
-            hint="pass a value of the same kind as the labels in y",
-        )
 
 
 def expand_list_scores(
@@ -139,7 +131,8 @@ def setup(
     weight, ``__clf_w``.
     """
     data, scores = expand_list_scores(data, score, labels)
-    if isinstance(scores, dict):
+    multiclass = isinstance(scores, dict)
+    if multiclass:
         _check_proba_labels(scores)
     prep = prepare(
         data,
@@ -147,28 +140,19 @@ def setup(
         score=scores,
         weight=weight,
         by=by,
-        labels=list(scores) if isinstance(scores, dict) else None,
+        labels=list(scores) if multiclass else None,
         missing=missing,
         nonfinite=nonfinite,
         probability=probability,
+        classes=multiclass,
+        pos_label=NOT_GIVEN if multiclass else pos_label,
     )
-    multiclass = isinstance(scores, dict)
     for name in prep.by:
         if name in RESERVED or name.startswith("__clf_") or (name == "label" and multiclass):
             raise _collision(name)
     dtype = prep.frame.collect_schema()[y]
     w = [pl.col(weight).cast(pl.Float64).alias(W)] if weight is not None else []
     if isinstance(scores, str):
-        check_class_value(dtype, pos_label, y, "pos_label")
-        if prep.classes is not None and pos_label not in prep.classes:
-            raise InputError(
-                f"pos_label={pos_label!r} is not a class of {y!r}; the classes are "
-                f"{list(prep.classes)[:10]!r}",
-                column=y,
-                role="pos_label",
-                rule="pos_label",
-                hint="pass pos_label= with the class that counts as positive",
-            )
         long = prep.frame.select(
             *prep.by,
             pl.col(scores).cast(pl.Float64).alias(S),
@@ -224,11 +208,17 @@ def _check_proba_labels(scores: dict[Any, str]) -> None:
 
 
 def choose_plan(prep: Prepared, long: pl.LazyFrame) -> Literal["group", "sort"]:
-    """Sort when most scores are distinct (eager input only; lazy input is never read)."""
-    if not prep.eager:
+    """Sort when most scores are distinct (eager input only; lazy input is never read).
+
+    The probe counts distinct scores in an evenly strided sample of about 100,000 rows: a
+    wrong guess only costs speed, both plans give the same rows.
+    """
+    if not prep.eager or not prep.n_rows:
         return "group"
-    row = long.select(pl.col(S).approx_n_unique().alias("u"), pl.len().alias("n")).collect()
-    distinct, n = row.row(0)
+    step = max(1, prep.n_rows // PROBE_ROWS)
+    sample = pl.col(S).gather_every(step)
+    probe = long.select(sample.approx_n_unique().alias("u"), sample.len().alias("n"))
+    distinct, n = probe.collect().row(0)
     return "sort" if n > 0 and distinct > 0.5 * n else "group"
 
 
@@ -242,14 +232,18 @@ def rate(num: pl.Expr, den: pl.Expr, zero_division: float | None = None) -> pl.E
     return divide(num, den + 0.0 * num, zero_division)
 
 
-def counts_frame(long: pl.LazyFrame, keys: list[str], weighted: bool, plan: str) -> pl.LazyFrame:
+def counts_frame(
+    long: pl.LazyFrame, keys: list[str], weighted: bool, plan: str, *, drop_zero: bool = True
+) -> pl.LazyFrame:
     """``(*keys, threshold, tp, fp, __clf_np, __clf_nn)``: counts at each distinct score.
 
     Rows per group, thresholds decreasing; ``__clf_np``/``__clf_nn`` are the group's total
-    positives and negatives. Counts are Int64, or Float64 with a weight.
+    positives and negatives. Counts are Int64, or Float64 with a weight. ``drop_zero``
+    leaves out rows of weight 0 (curves: they would only add thresholds).
     """
     if weighted:
-        long = long.filter(pl.col(W) != 0)
+        if drop_zero:
+            long = long.filter(pl.col(W) != 0)
         pos = pl.when(pl.col(POS)).then(pl.col(W)).otherwise(0.0)
         neg = pl.when(pl.col(POS)).then(0.0).otherwise(pl.col(W))
     else:
@@ -257,9 +251,13 @@ def counts_frame(long: pl.LazyFrame, keys: list[str], weighted: bool, plan: str)
         neg = (~pl.col(POS)).cast(pl.Int64)
     order = {"descending": [False] * len(keys) + [True], "nulls_last": True}
     if plan == "group":
+        if weighted:
+            sums = [pos.sum().alias(TP), neg.sum().alias(FP)]
+        else:  # one sum and the row count are cheaper than two sums
+            sums = [pos.sum().alias(TP), (pl.len() - pos.sum()).alias(FP)]
         table = (
             long.group_by([*keys, S])
-            .agg(pos.sum().alias(TP), neg.sum().alias(FP))
+            .agg(*sums)
             .sort([*keys, S], **order)
             .with_columns(over(pl.col(TP, FP).cum_sum(), keys))
         )

@@ -18,6 +18,7 @@ import polars as pl
 from clfeval import _label
 from clfeval._counts import N, counts_from_pairs, label_text, ovr_from_counts, pairs_of
 from clfeval._validate import (
+    NOT_GIVEN,
     Frame,
     Prepared,
     check_labels_present,
@@ -30,6 +31,7 @@ from clfeval.exceptions import InputError
 
 LABEL_DEFAULT = ("accuracy", "balanced_accuracy", "precision", "recall", "f1", "mcc")
 SCORE_DEFAULT = ("auroc", "average_precision", "log_loss", "brier")
+RANKED = ("auroc", "average_precision")  # binary: computed from the threshold counts
 PER_CLASS = ("precision", "recall", "f1", "specificity", "npv", "fpr", "fnr", "jaccard")
 AVERAGED = (*PER_CLASS, "fbeta")
 
@@ -220,8 +222,9 @@ def metrics(
         labels=labels,
         missing=missing,
         nonfinite=nonfinite,
-        classes=yhat is None,
+        classes=False,
         probability=any(n in ("log_loss", "brier") for n in names),
+        pos_label=pos_label if yhat is None and isinstance(scores, str) else NOT_GIVEN,
     )
     if isinstance(scores, dict) and any(n in ("log_loss", "brier") for n in names):
         check_proba_sums(prep, scores)
@@ -246,11 +249,15 @@ def metrics(
             return prep.finish(_with_excluded(out, prep))
         parts += _label_parts(pairs, by_cols, y, yhat, label_names, opts)
     score_names = [n for n in names if n in SCORE_DEFAULT]
-    if score_names:
+    ranked = [n for n in score_names if n in RANKED] if isinstance(scores, str) else []
+    if ranked:
+        parts.append(_ranked_part(prep, y, scores, ranked, pos_label, weight))
+    expressed = [n for n in score_names if n not in ranked]
+    if expressed:
         sopts = {**opts, "weight": weight}
         parts.append(
             _group_eval(
-                prep.frame, by_cols, [_score_metric(n, y, scores, sopts) for n in score_names]
+                prep.frame, by_cols, [_score_metric(n, y, scores, sopts) for n in expressed]
             )
         )
     out = parts[0]
@@ -260,6 +267,31 @@ def metrics(
     if by_cols:
         out = out.sort(by_cols, nulls_last=True)
     return prep.finish(_with_excluded(out, prep))
+
+
+def _ranked_part(
+    prep: Prepared, y: str, score: str, names: list[str], pos_label: Any, weight: str | None
+) -> pl.LazyFrame:
+    """Binary AUROC and average precision per group from the threshold counts.
+
+    The counts come from one group-by over distinct scores or one sort, whichever the data
+    suits (:func:`clfeval._curves.choose_plan`); the expressions sort inside each evaluation.
+    Zero-weight rows stay in, so a group whose weights are all 0 gets a null.
+    """
+    from clfeval import _curves, _score
+
+    w = [pl.col(weight).cast(pl.Float64).alias(_curves.W)] if weight is not None else []
+    long = prep.frame.select(
+        *prep.by,
+        pl.col(score).cast(pl.Float64).alias(_curves.S),
+        (pl.col(y) == pos_label).fill_null(False).alias(_curves.POS),
+        *w,
+    )
+    plan = _curves.PLAN if _curves.PLAN != "auto" else _curves.choose_plan(prep, long)
+    table = _curves.counts_frame(long, prep.by, weight is not None, plan, drop_zero=False)
+    tps, fps = pl.col(_curves.TP).cast(pl.Float64), pl.col(_curves.FP).cast(pl.Float64)
+    stats = {"auroc": _score.auroc_stat(None), "average_precision": _score.ap_stat}
+    return _group_eval(table, prep.by, [stats[n](tps, fps).alias(n) for n in names])
 
 
 def _label_parts(
@@ -534,7 +566,7 @@ def report(
 
     scores = score_columns(score, labels)
     prep = prepare(
-        data.lazy().collect() if isinstance(data, pl.LazyFrame) else data,
+        data,
         y=y,
         yhat=yhat,
         score=scores,
@@ -545,6 +577,7 @@ def report(
         nonfinite=nonfinite,
         probability=scores is not None,
         classes=False,
+        scan_lazy=True,
     )
     if isinstance(scores, dict):
         check_proba_sums(prep, scores)
@@ -562,8 +595,10 @@ def report(
     table = _report_table(pairs, prep, y, yhat, labels, target_names, zero_division)
     extras = baselines = None
     if scores is not None:
+        # checked already; eager input is collected so that ranking metrics can sort
+        rows = prep.frame.collect() if isinstance(data, pl.DataFrame) else prep.frame
         extras = metrics(
-            prep.frame.collect(),
+            rows,
             y,
             yhat,
             score=score,
@@ -573,9 +608,9 @@ def report(
             by=by,
             weight=weight,
         )
-        assert isinstance(extras, pl.DataFrame)
+        extras = extras.collect() if isinstance(extras, pl.LazyFrame) else extras
         baselines = baseline(
-            prep.frame.collect(),
+            rows,
             y,
             pos_label=pos_label,
             by=by,
@@ -584,7 +619,7 @@ def report(
             if not isinstance(scores, dict)
             else ["accuracy", "balanced_accuracy"],
         )
-        assert isinstance(baselines, pl.DataFrame)
+        baselines = baselines.collect() if isinstance(baselines, pl.LazyFrame) else baselines
     n_excluded: int | pl.DataFrame | None = None
     if prep.n_excluded is not None:
         n_excluded = prep.n_excluded.item() if not prep.by else prep.n_excluded

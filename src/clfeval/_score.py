@@ -204,7 +204,7 @@ def _share(part: pl.Expr, total: pl.Expr) -> pl.Expr:
     return part / (total + 0.0 * part)
 
 
-def _auroc_stat(max_fpr: float | None) -> Stat:
+def auroc_stat(max_fpr: float | None) -> Stat:
     def stat(tps: pl.Expr, fps: pl.Expr) -> pl.Expr:
         n_pos, n_neg = tps.last(), fps.last()
         fpr, tpr = _share(fps, n_neg), _share(tps, n_pos)
@@ -224,7 +224,7 @@ def _auroc_stat(max_fpr: float | None) -> Stat:
     return stat
 
 
-def _ap_stat(tps: pl.Expr, fps: pl.Expr) -> pl.Expr:
+def ap_stat(tps: pl.Expr, fps: pl.Expr) -> pl.Expr:
     n_pos = tps.last()
     recall = _share(tps, n_pos)
     ps = tps + fps
@@ -244,7 +244,7 @@ def binary_auroc(
 ) -> pl.Expr:
     if w is None and (max_fpr is None or max_fpr == 1):
         return rank_auroc(pos, s, valid)
-    return curve_stat(pos, s, w, valid, _auroc_stat(max_fpr))
+    return curve_stat(pos, s, w, valid, auroc_stat(max_fpr))
 
 
 # --- public expressions -----------------------------------------------------------------
@@ -384,7 +384,7 @@ def average_precision(
     yv, w = col(y), weight_expr(weight)
 
     def metric(pos: pl.Expr, s: pl.Expr, wt: pl.Expr | None, valid: pl.Expr) -> pl.Expr:
-        return curve_stat(pos, s, wt, valid, _ap_stat)
+        return curve_stat(pos, s, wt, valid, ap_stat)
 
     per_class = class_scores(score, labels)
     if per_class is None:

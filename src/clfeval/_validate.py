@@ -22,6 +22,7 @@ Frame = pl.DataFrame | pl.LazyFrame
 Missing = Literal["raise", "drop"]
 AVERAGES = ("binary", "micro", "macro", "weighted", None)
 MAX_EXAMPLES = 5
+NOT_GIVEN: Any = object()
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,7 @@ class Prepared:
     classes: list[Any] | None = None  # sorted present classes (eager input only)
     n_excluded: pl.DataFrame | None = None  # by columns + n_excluded, with missing="drop"
     roles: dict[str, str] = field(default_factory=dict)
+    n_rows: int | None = None  # rows of the input (eager input only)
 
     def finish(self, out: pl.LazyFrame) -> Frame:
         """Collect ``out`` when the input was eager; lazy in, lazy out."""
@@ -154,6 +156,23 @@ def _label_cast(schema: pl.Schema, y: str, yhat: str | None) -> pl.DataType | No
     return pl.String
 
 
+def _is_text(dtype: pl.DataType) -> bool:
+    return dtype in (pl.String, pl.Categorical) or isinstance(dtype, pl.Enum | pl.Categorical)
+
+
+def check_class_value(dtype: pl.DataType, value: Any, y: str, role: str) -> None:
+    """A class value must be comparable with ``y`` (checked on the schema, before any data)."""
+    text = isinstance(value, str)
+    if _is_text(dtype) != text or (dtype == pl.Boolean and value not in (0, 1)):
+        raise InputError(
+            f"{role}={value!r} cannot be a class of column {y!r} ({dtype})",
+            column=y,
+            role=role,
+            rule="pos_label",
+            hint="pass a value of the same kind as the labels in y",
+        )
+
+
 def check_options(
     *,
     average: Any = "binary",
@@ -262,6 +281,8 @@ def prepare(
     nonfinite: Missing = "raise",
     probability: bool = False,
     classes: bool = True,
+    pos_label: Any = NOT_GIVEN,
+    scan_lazy: bool = False,
 ) -> Prepared:
     """Check ``data`` for one evaluation and return it as a clean lazy frame.
 
@@ -269,7 +290,10 @@ def prepare(
     input, nulls (unless ``missing="drop"``), NaN or infinite scores (unless
     ``nonfinite="drop"``), non-integral float labels, NaN/infinite/negative weights and, when
     ``probability`` is set, scores outside [0, 1]. ``classes=False`` skips collecting the class
-    set (label frame functions read it from their small confusion frame instead).
+    set (label frame functions read it from their small confusion frame instead); a given
+    ``pos_label`` must occur in ``y`` (checked without collecting the classes).
+    ``scan_lazy=True`` checks a LazyFrame like eager data, by one aggregating query that
+    streams (for results that are always eager, such as the report); the frame stays lazy.
     """
     if not isinstance(data, pl.DataFrame | pl.LazyFrame):
         raise InputError(
@@ -279,7 +303,7 @@ def prepare(
             hint="convert with pl.from_pandas(...) or pl.from_arrow(...)",
         )
     check_options(labels=labels, missing=missing, nonfinite=nonfinite)
-    eager = isinstance(data, pl.DataFrame)
+    eager = isinstance(data, pl.DataFrame) or scan_lazy
     lf = data.lazy()
     schema = lf.collect_schema()
     by_cols = as_by(by)
@@ -310,6 +334,8 @@ def prepare(
                 rule="dtype",
                 hint="scores, probabilities and weights must be numeric columns",
             )
+    if pos_label is not NOT_GIVEN:  # before any comparison with y runs
+        check_class_value(schema[y], pos_label, y, "pos_label")
     cast = _label_cast(schema, y, yhat)
     label_cols = [y] + ([yhat] if yhat is not None else [])
 
@@ -326,8 +352,9 @@ def prepare(
 
     class_list: list[Any] | None = None
     n_excluded: pl.DataFrame | None = None
+    n_rows: int | None = None
     if eager:
-        class_list = _scan(
+        class_list, n_rows = _scan(
             lf,
             schema,
             roles,
@@ -340,6 +367,7 @@ def prepare(
             probability=probability,
             classes=classes,
             grouped=bool(by_cols),
+            pos_label=pos_label,
         )
         drop = pl.lit(False)
         if missing == "drop":
@@ -361,7 +389,7 @@ def prepare(
         )
     if cast is not None:
         lf = lf.with_columns(pl.col(label_cols).cast(cast))
-    return Prepared(lf, by_cols, eager, class_list, n_excluded, roles)
+    return Prepared(lf, by_cols, eager, class_list, n_excluded, roles, n_rows)
 
 
 def _count_excluded(lf: pl.LazyFrame, by: list[str], drop: pl.Expr) -> pl.DataFrame:
@@ -385,8 +413,12 @@ def _scan(
     probability: bool,
     classes: bool,
     grouped: bool,
-) -> list[Any] | None:
-    """One pass over eager data: raise for the first problem found, return the class list."""
+    pos_label: Any = NOT_GIVEN,
+) -> tuple[list[Any] | None, int]:
+    """One pass over eager data: raise for the first problem found; ``(classes, rows)``.
+
+    The pass only counts; the example rows of a failed check are found by a second query.
+    """
     checks: list[tuple[str, str, str, pl.Expr, pl.Expr, str]] = []
     for role, name in roles.items():
         col = pl.col(name)
@@ -424,9 +456,7 @@ def _scan(
                 "value(s) that are not Enum categories",
             )
         )
-    exprs = []
-    for i, (_, _, _, count, rows, _) in enumerate(checks):
-        exprs += [count.cast(pl.Int64).alias(f"n{i}"), rows.alias(f"r{i}")]
+    exprs = [count.cast(pl.Int64).alias(f"n{i}") for i, (*_, count, _, _) in enumerate(checks)]
     keep = ~null_mask
     if nonfinite == "drop":
         keep = keep & ~bad_mask.fill_null(False)
@@ -438,6 +468,9 @@ def _scan(
     weight = roles.get("weight")
     if weight is not None and not grouped:  # a group whose weights are all 0 is null instead
         exprs.append(pl.col(weight).filter(keep).sum().alias("w_kept"))
+    y = label_cols[0]
+    if pos_label is not NOT_GIVEN:
+        exprs.append((pl.col(y) == pos_label).filter(keep).any().alias("has_pos"))
     row = lf.select(exprs).collect().row(0, named=True)
 
     for i, (role, name, rule, _, _, text) in enumerate(checks):
@@ -448,7 +481,8 @@ def _scan(
             continue
         if rule in ("nan", "inf") and role != "weight" and nonfinite == "drop":
             continue
-        rows = ", ".join(str(r) for r in row[f"r{i}"])
+        found = lf.select(checks[i][4]).collect().item()
+        rows = ", ".join(str(r) for r in found)
         more = ", ..." if n_bad > MAX_EXAMPLES else ""
         raise InputError(
             f"column {name!r} ({role}) has {n_bad} {text} (rows {rows}{more})",
@@ -472,11 +506,21 @@ def _scan(
             rule="empty",
             hint="metrics need at least one row with every column it reads present",
         )
+    if row.get("has_pos") is False:
+        present = lf.select(pl.col(y).filter(keep).unique().sort()).collect().to_series()
+        raise InputError(
+            f"pos_label={pos_label!r} is not a class of {y!r}; the classes are "
+            f"{present.head(10).to_list()!r}",
+            column=y,
+            role="pos_label",
+            rule="pos_label",
+            hint="pass pos_label= with the class that counts as positive",
+        )
     if not classes:
-        return None
+        return None, row["n_rows"]
     parts = [pl.Series(row[f"c{j}"], dtype=schema[c]) for j, c in enumerate(label_cols)]
     values = pl.concat([p.cast(cast) if cast is not None else p for p in parts])
-    return values.unique().sort().to_list()
+    return values.unique().sort().to_list(), row["n_rows"]
 
 
 def check_proba_sums(
