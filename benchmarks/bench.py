@@ -723,6 +723,12 @@ def _loss_sql(ctx: Ctx) -> Run:
     return lambda: con.sql(query).fetchall()
 
 
+def _losses(frame: pl.DataFrame) -> tuple[float, float]:
+    """Log loss and Brier through the front door (checks probabilities are in [0, 1])."""
+    out = ce.metrics(frame, "y", score="s_cont", metrics=["log_loss", "brier"])
+    return out.row(0)
+
+
 def _sk_loss(ctx: Ctx) -> Run:
     y, p = ctx.np("binary", "y"), ctx.np("binary", "s_cont")
     return lambda: (log_loss(y, p), brier_score_loss(y, p))
@@ -742,8 +748,11 @@ def prob_workloads() -> list[Workload]:
             ["y", "s_cont"],
             {
                 "clfeval": Candidate(
-                    lambda c: lambda: c.frame("binary").select(losses).row(0), two
+                    lambda c: lambda: _losses(c.frame("binary")),
+                    two,
+                    note="ce.metrics(df, y, score=p, metrics=['log_loss', 'brier'])",
                 ),
+                "expr": Candidate(lambda c: lambda: c.frame("binary").select(losses).row(0), two),
                 "stream": Candidate(
                     lambda c: (
                         lambda: c.scan("binary").select(losses).collect(engine="streaming").row(0)

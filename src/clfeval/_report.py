@@ -250,9 +250,10 @@ def metrics(
         parts += _label_parts(pairs, by_cols, y, yhat, label_names, opts)
     score_names = [n for n in names if n in SCORE_DEFAULT]
     ranked = [n for n in score_names if n in RANKED] if isinstance(scores, str) else []
-    if ranked:
-        parts.append(_ranked_part(prep, y, scores, ranked, pos_label, weight))
-    expressed = [n for n in score_names if n not in ranked]
+    part = _ranked_part(prep, y, scores, ranked, pos_label, weight) if ranked else None
+    if part is not None:
+        parts.append(part)
+    expressed = [n for n in score_names if n not in ranked or part is None]
     if expressed:
         sopts = {**opts, "weight": weight}
         parts.append(
@@ -271,12 +272,14 @@ def metrics(
 
 def _ranked_part(
     prep: Prepared, y: str, score: str, names: list[str], pos_label: Any, weight: str | None
-) -> pl.LazyFrame:
-    """Binary AUROC and average precision per group from the threshold counts.
+) -> pl.LazyFrame | None:
+    """Binary AUROC and average precision per group from the threshold counts, or None
+    where the expressions are faster: groups of mostly distinct scores (a sort per group
+    inside ``agg`` beats one sort by group and score with windows over 10,000 groups).
 
     The counts come from one group-by over distinct scores or one sort, whichever the data
-    suits (:func:`clfeval._curves.choose_plan`); the expressions sort inside each evaluation.
-    Zero-weight rows stay in, so a group whose weights are all 0 gets a null.
+    suits (:func:`clfeval._curves.choose_plan`). Zero-weight rows stay in, so a group whose
+    weights are all 0 gets a null.
     """
     from clfeval import _curves, _score
 
@@ -288,9 +291,13 @@ def _ranked_part(
         *w,
     )
     plan = _curves.PLAN if _curves.PLAN != "auto" else _curves.choose_plan(prep, long)
-    table = _curves.counts_frame(long, prep.by, weight is not None, plan, drop_zero=False)
+    if prep.by and plan == "sort" and _curves.PLAN == "auto":
+        return None
+    table = _curves.counts_frame(
+        long, prep.by, weight is not None, plan, drop_zero=False, totals=False
+    )
     tps, fps = pl.col(_curves.TP).cast(pl.Float64), pl.col(_curves.FP).cast(pl.Float64)
-    stats = {"auroc": _score.auroc_stat(None), "average_precision": _score.ap_stat}
+    stats = {"auroc": _score.auroc_from_counts, "average_precision": _score.ap_from_counts}
     return _group_eval(table, prep.by, [stats[n](tps, fps).alias(n) for n in names])
 
 

@@ -233,6 +233,22 @@ def ap_stat(tps: pl.Expr, fps: pl.Expr) -> pl.Expr:
     return pl.when(n_pos > 0).then(ap).otherwise(None)
 
 
+def auroc_from_counts(tps: pl.Expr, fps: pl.Expr) -> pl.Expr:
+    """Σ (fp_i − fp_{i−1})·(tp_i + tp_{i−1}) / (2·P·N): the trapezoids of :func:`auroc_stat`
+    on the unscaled counts, which needs fewer full-length temporaries."""
+    n_pos, n_neg = tps.last(), fps.last()
+    area = ((fps - fps.shift(1).fill_null(0.0)) * (tps + tps.shift(1).fill_null(0.0))).sum()
+    return pl.when((n_pos > 0) & (n_neg > 0)).then(area / (2.0 * n_pos * n_neg)).otherwise(None)
+
+
+def ap_from_counts(tps: pl.Expr, fps: pl.Expr) -> pl.Expr:
+    """Σ (tp_i − tp_{i−1})·tp_i / (tp_i + fp_i) / P: :func:`ap_stat` on the unscaled counts."""
+    n_pos = tps.last()
+    steps = (tps - tps.shift(1).fill_null(0.0)) * tps / (tps + fps)  # tp_i > 0 where a step is
+    ap = steps.fill_nan(0.0).sum() / n_pos
+    return pl.when(n_pos > 0).then(ap.clip(lower_bound=0.0)).otherwise(None)
+
+
 def _ks_stat(tps: pl.Expr, fps: pl.Expr) -> pl.Expr:
     n_pos, n_neg = tps.last(), fps.last()
     gap = (_share(tps, n_pos) - _share(fps, n_neg)).abs().max()
