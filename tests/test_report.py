@@ -253,6 +253,42 @@ def test_report_by_group_blocks_are_sklearn(case: LabelCase, digits: int) -> Non
         assert as_dict[key]["accuracy"] == pytest.approx(expected["accuracy"], abs=1e-9)
 
 
+def test_report_by_group_with_many_classes_is_sklearn() -> None:
+    """Groups of 8 or more classes (NumPy's eight accumulators; groups of one size are summed
+    as rows of one array) and a group above 128 classes (NumPy halves it): every block is
+    scikit-learn's text, weights included."""
+    rng = np.random.default_rng(11)
+    frames, blocks = [], []
+    for g, k in enumerate([9, 9, 16, 16, 23, 140]):
+        n = 3 * k
+        y = rng.integers(0, k, n)
+        yhat = np.where(rng.random(n) < 0.6, y, rng.integers(0, k, n))
+        w = rng.integers(1, 6, n).astype(float)
+        frames.append(pl.DataFrame({"g": g, "y": y, "yhat": yhat, "w": w}))
+        text = skm.classification_report(y, yhat, sample_weight=w, digits=4, zero_division=0.0)
+        blocks.append(f"g={g}\n{text}")
+    got = ce.report(pl.concat(frames), "y", "yhat", by="g", weight="w", digits=4)
+    assert str(got) == "\n".join(blocks)
+
+
+def test_np_sums_add_in_numpys_order() -> None:
+    """The average rows' sums equal NumPy's bit for bit (not just to a tolerance), for group
+    sizes below 8, up to 128 and above (NumPy's halving), several groups per size."""
+    from clfeval._report import _np_sums
+
+    rng = np.random.default_rng(5)
+    sizes = [1, 3, 7, 8, 9, 15, 16, 17, 64, 127, 128, 129, 200, 300, 9, 200, 3]
+    values = [rng.random(n) * 10.0 ** rng.integers(-3, 4, n) for n in sizes]
+    frame = pl.DataFrame(
+        {
+            "__gid": np.repeat(np.arange(len(sizes), dtype=np.uint32), sizes),
+            "v": np.concatenate(values),
+        }
+    )
+    got = dict(_np_sums(frame).iter_rows())
+    assert got == {g: float(np.sum(v)) for g, v in enumerate(values)}
+
+
 def test_report_missing_drop_reports_n_excluded() -> None:
     """``missing="drop"`` leaves out rows with a null in y, yhat or weight and says how many,
     overall or per group; the text is scikit-learn's on the remaining rows."""

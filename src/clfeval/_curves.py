@@ -324,6 +324,8 @@ def _with_start(table: pl.LazyFrame, keys: list[str], **start: Any) -> pl.LazyFr
     )
     body = table.with_columns(pl.lit(1).alias("__clf_o"))
     both = pl.concat([head, body])
+    if not keys:  # one group: the start row is already first
+        return both.drop("__clf_o")
     return both.sort([*keys, "__clf_o"], nulls_last=True, maintain_order=True).drop("__clf_o")
 
 
@@ -492,7 +494,9 @@ def pr_curve(
         pl.lit(0.0).alias("recall"),
         pl.lit(1).alias("__clf_end"),
     )
-    out = pl.concat([table, tail]).sort([*keys, "__clf_end"], nulls_last=True, maintain_order=True)
+    out = pl.concat([table, tail])
+    if keys:
+        out = out.sort([*keys, "__clf_end"], nulls_last=True, maintain_order=True)
     return finish(prep, out, keys, "threshold", "precision", "recall")
 
 

@@ -678,86 +678,114 @@ def _report_table(
         (pl.col("tp") + pl.col("fp")).alias("__pred"),
     ).collect()
     # scikit-learn calls the micro row "accuracy" unless labels= leaves out a class present
-    complete: dict[tuple[Any, ...], bool] = {}
-    if labels is not None:
+    if labels is None:
+        per_class = per_class.with_columns(pl.lit(True).alias("__complete"))
+    else:
         listed = pl.col(y).is_in(list(labels)) & pl.col(yhat).is_in(list(labels))
         done = _group_eval(pairs, by, [listed.all().alias("__complete")]).collect()
-        complete = {tuple(r[:-1]): r[-1] for r in done.rows()}
-    blocks = (
-        per_class.partition_by(by, maintain_order=True, as_dict=True) if by else {(): per_class}
-    )
-    out = []
-    for key, block in blocks.items():
-        averages = _average_rows(block, z, complete.get(key, labels is None))
-        rows = [*block.select("label", "precision", "recall", "f1", "support").rows(), *averages]
-        frame = pl.DataFrame(
-            rows,
-            schema=["label", "precision", "recall", "f1", "support"],
-            orient="row",
-            schema_overrides={
-                "support": per_class["support"].dtype,
-                "precision": pl.Float64,
-                "recall": pl.Float64,
-                "f1": pl.Float64,
-            },
+        per_class = (
+            per_class.join(done, on=by, how="left", nulls_equal=True, maintain_order="left")
+            if by
+            else per_class.with_columns(pl.lit(done.item()).alias("__complete"))
         )
-        out.append(
-            frame.select(
-                *[pl.lit(v, per_class.schema[b]).alias(b) for b, v in zip(by, key)], pl.all()
+    group = pl.struct(by).rle_id() if by else pl.lit(0, pl.UInt32)
+    rows = per_class.with_row_index("__row").with_columns(group.alias("__gid"))
+    averages = _averages(rows, zero_division)
+    columns = ["label", "precision", "recall", "f1", "support"]
+    dtypes = {"support": per_class["support"].dtype, "label": pl.String}
+    keys = rows.group_by("__gid", maintain_order=True).agg(
+        pl.col(by).first(), pl.col("__row").max()
+    )
+    parts = [rows.select(*by, "__row", *columns)]
+    for k, row in enumerate(("__micro", "__macro", "__weighted")):
+        parts.append(
+            keys.join(averages, on="__gid", maintain_order="left").select(
+                *by,
+                (pl.col("__row") + (k + 1) / 4).alias("__row"),
+                *[pl.col(f"{row}_{c}").cast(dtypes.get(c, pl.Float64)).alias(c) for c in columns],
             )
+        )
+    both = pl.concat(parts, how="vertical_relaxed")
+    return both.sort("__row").drop("__row")
+
+
+def _np_sums(values: pl.DataFrame) -> pl.DataFrame:
+    """``(__gid, sum)``: Σ ``v`` per group, added in NumPy's pairwise order.
+
+    Polars' ``sum()`` adds in another order, which can flip the last digit of a printed
+    average (0.1875 at two digits). Groups of equal size are stacked into one 2-D array and
+    summed along rows, one NumPy call per distinct size (at most the number of classes).
+    Rows of a group must be contiguous; a group without values gets no row.
+    """
+    sized = values.with_columns(pl.len().over("__gid").alias("__n"))
+    out = [
+        pl.DataFrame(
+            {"__gid": pl.Series([], dtype=pl.UInt32), "sum": pl.Series([], dtype=pl.Float64)}
+        )
+    ]
+    for (n,), block in sized.partition_by("__n", as_dict=True, maintain_order=True).items():
+        table = block["v"].to_numpy().reshape(-1, n)
+        out.append(
+            pl.DataFrame({"__gid": block["__gid"].gather_every(n), "sum": table.sum(axis=1)})
         )
     return pl.concat(out)
 
 
-def _np_sum(values: Sequence[float]) -> float:
-    """NumPy's pairwise float sum, step for step (blocks of 8, halving above 128)."""
-    n = len(values)
-    if n < 8:
-        total = 0.0
-        for v in values:
-            total += v
-        return total
-    if n <= 128:
-        r = list(values[:8])
-        i = 8
-        while i < n - n % 8:
-            for j in range(8):
-                r[j] += values[i + j]
-            i += 8
-        total = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
-        for v in values[i:]:
-            total += v
-        return total
-    half = n // 2
-    half -= half % 8
-    return _np_sum(values[:half]) + _np_sum(values[half:])
+def _averages(rows: pl.DataFrame, z: _label.ZeroDivision) -> pl.DataFrame:
+    """scikit-learn's micro, macro and weighted rows from the per-class rows, per ``__gid``.
 
+    Columns ``__micro_*``, ``__macro_*``, ``__weighted_*`` (label, precision, recall, f1,
+    support). Means leave out null per-class values; a weighted mean with zero total weight is
+    the plain mean. Every sum is NumPy's (:func:`_np_sums`), as scikit-learn's.
+    """
+    f64 = pl.Float64
+    support = pl.col("support").cast(f64)
+    everyone = pl.lit(True)
+    terms = {c: (everyone, pl.col(c).cast(f64)) for c in ("tp", "__pred", "support")}
+    for m in ("precision", "recall", "f1"):
+        present = pl.col(m).is_not_null()
+        terms |= {m: (present, pl.col(m)), f"{m}_w": (present, support)}
+        terms[f"{m}_vw"] = (present, pl.col(m) * support)
+    out = rows.group_by("__gid", maintain_order=True).agg(
+        pl.col("__complete").first().alias("__accuracy"),
+        pl.col("support").sum().alias("__total"),
+        *[pl.col(m).is_not_null().sum().alias(f"{m}_n") for m in ("precision", "recall", "f1")],
+    )
+    for name, (keep, value) in terms.items():
+        sums = _np_sums(rows.filter(keep).select("__gid", value.alias("v")))
+        out = out.join(sums.rename({"sum": name}), on="__gid", how="left", maintain_order="left")
 
-def _average_rows(
-    block: pl.DataFrame, z: _label.ZeroDivision, micro_is_accuracy: bool
-) -> list[tuple[Any, ...]]:
-    """scikit-learn's micro, macro and weighted rows for one group's per-class rows."""
-    support = [float(v) for v in block["support"]]
-    tp, pred = [float(v) for v in block["tp"]], [float(v) for v in block["__pred"]]
-    total = block["support"].sum()
-
-    def ratio(num: float, den: float) -> float | None:
-        return (None if z is None else float(z)) if den == 0 else num / den
-
-    t, p, s = _np_sum(tp), _np_sum(pred), _np_sum(support)
-    micro = [ratio(t, p), ratio(t, s), ratio(2 * t, s + p)]
-    macro, weighted = [], []
-    for metric in ("precision", "recall", "f1"):
-        kept = [(v, w) for v, w in zip(block[metric], support) if v is not None]
-        values = [v for v, _ in kept]
-        mean = _np_sum(values) / len(values) if values else None
-        macro.append(mean)
-        weights = _np_sum([w for _, w in kept])
-        weighted.append(
-            mean if weights == 0 or not values else _np_sum([v * w for v, w in kept]) / weights
+    def ratio(num: pl.Expr, den: pl.Expr) -> pl.Expr:
+        return (
+            pl.when(den == 0)
+            .then(pl.lit(None if z is None else float(z), f64))
+            .otherwise(num / den)
         )
-    first = ("accuracy", None, None, micro[2]) if micro_is_accuracy else ("micro avg", *micro)
-    return [(*first, total), ("macro avg", *macro, total), ("weighted avg", *weighted, total)]
+
+    t, p, n, accuracy = pl.col("tp"), pl.col("__pred"), pl.col("support"), pl.col("__accuracy")
+    columns = [
+        pl.when(accuracy)
+        .then(pl.lit("accuracy"))
+        .otherwise(pl.lit("micro avg"))
+        .alias("__micro_label"),
+        pl.when(accuracy).then(None).otherwise(ratio(t, p)).alias("__micro_precision"),
+        pl.when(accuracy).then(None).otherwise(ratio(t, n)).alias("__micro_recall"),
+        ratio(2 * t, n + p).alias("__micro_f1"),
+        pl.lit("macro avg").alias("__macro_label"),
+        pl.lit("weighted avg").alias("__weighted_label"),
+        *[
+            pl.col("__total").alias(f"{row}_support")
+            for row in ("__micro", "__macro", "__weighted")
+        ],
+    ]
+    for m in ("precision", "recall", "f1"):
+        count, weights = pl.col(f"{m}_n"), pl.col(f"{m}_w")
+        mean = pl.when(count > 0).then(pl.col(m) / count)
+        weighted = (
+            pl.when((count == 0) | (weights == 0)).then(mean).otherwise(pl.col(f"{m}_vw") / weights)
+        )
+        columns += [mean.alias(f"__macro_{m}"), weighted.alias(f"__weighted_{m}")]
+    return out.select("__gid", *columns)
 
 
 # --- Baselines ------------------------------------------------------------------------------
