@@ -16,6 +16,10 @@
 --     struct column __clf_key (with a constant member __clf_nogroup, so an empty group_cols
 --     list needs no separate code path) and unpacked, group columns first, at the end.
 --     The __clf_ prefix is reserved for internal columns.
+--   * Cost: hashing or sorting that struct once per input row costs more than most metrics, so
+--     the row-level steps group by the raw columns and pack the key afterwards
+--     (_clf_label_pairs), window over __clf_part, the one group column itself when there is at
+--     most one (_clf_score_rows), and the large curve outputs sort by the unpacked columns.
 
 -- num / den as DOUBLE, or z where den = 0 (z = NULL gives NULL).
 CREATE OR REPLACE MACRO _clf_div(num, den, z) AS

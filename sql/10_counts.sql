@@ -4,8 +4,9 @@
 --
 -- Label macros start from _clf_label_counts: one GROUP BY (group, actual, predicted) and the
 -- one-vs-rest sums per class derived from that small relation. Score macros start from
--- _clf_score_counts: one GROUP BY (group, score), then running sums over the DISTINCT scores
--- (highest first), so tied scores form one threshold and any window frame is exact.
+-- _clf_score_counts (curves: one row per group and distinct score, running sums from the
+-- highest score down) or _clf_score_cum (areas), each with two plans picked by
+-- _clf_score_plan; tied scores always form one threshold.
 
 -- Binary counts for the aggregate macros: class pos_label against the rest. _clf_binary packs
 -- the four into one struct, so that a metric can bind them once with _clf_let.
@@ -22,14 +23,32 @@ CREATE OR REPLACE MACRO _clf_binary(y, yhat, pos_label, weight) AS
         tp := _clf_tp(y, yhat, pos_label, weight), fp := _clf_fp(y, yhat, pos_label, weight),
         fn := _clf_fn(y, yhat, pos_label, weight), tn := _clf_tn(y, yhat, pos_label, weight));
 
--- (__clf_key, __clf_y, __clf_yhat, __clf_w) for every input row; nothing left out yet.
-CREATE OR REPLACE MACRO _clf_label_rows(tbl, y, yhat, group_cols, weight_col) AS TABLE
+-- (__clf_key, actual, predicted, n): one row per group and pair of classes with its total
+-- weight n (DOUBLE); rows with a NULL in y, yhat or the weight are left out. The GROUP BY runs
+-- on the raw group columns and the struct __clf_key is packed on the small result: hashing a
+-- struct per input row costs more than the whole count. Without a weight column n is count(*).
+CREATE OR REPLACE MACRO _clf_label_pairs(tbl, y, yhat, group_cols, weight_col) AS TABLE
 SELECT
     struct_pack(*COLUMNS(list_concat(group_cols, ['__clf_nogroup']))) AS __clf_key,
-    COLUMNS([y]) AS __clf_y,
-    COLUMNS([yhat]) AS __clf_yhat,
-    CAST(COLUMNS([coalesce(weight_col, '__clf_one')]) AS DOUBLE) AS __clf_w
-FROM (SELECT *, NULL::BOOLEAN AS __clf_nogroup, 1.0::DOUBLE AS __clf_one FROM query_table(tbl));
+    __clf_y AS actual,
+    __clf_yhat AS predicted,
+    CAST(COLUMNS(_clf_typed(weight_col, '__clf_n')) AS DOUBLE) AS n
+FROM (
+    SELECT
+        COLUMNS(list_concat(group_cols, ['__clf_nogroup'])), __clf_y, __clf_yhat,
+        count(*) AS __clf_n__i,
+        sum(__clf_w) AS __clf_n__d
+    FROM (
+        SELECT *,
+            NULL::BOOLEAN AS __clf_nogroup,
+            COLUMNS([y]) AS __clf_y,
+            COLUMNS([yhat]) AS __clf_yhat,
+            CAST(COLUMNS([coalesce(weight_col, '__clf_one')]) AS DOUBLE) AS __clf_w
+        FROM (SELECT *, 1.0::DOUBLE AS __clf_one FROM query_table(tbl))
+    )
+    WHERE __clf_y IS NOT NULL AND __clf_yhat IS NOT NULL AND __clf_w IS NOT NULL
+    GROUP BY ALL
+);
 
 -- Two kinds of rows, stacked so that a macro reads the input once:
 --   pair rows  (__clf_ord NULL): actual, predicted and their total weight n;
@@ -38,12 +57,7 @@ FROM (SELECT *, NULL::BOOLEAN AS __clf_nogroup, 1.0::DOUBLE AS __clf_one FROM qu
 --     (predicted as the class), support (actually the class) and total (all rows of the group,
 --     listed classes or not, as scikit-learn's multilabel_confusion_matrix).
 CREATE OR REPLACE MACRO _clf_label_counts(tbl, y, yhat, group_cols, weight_col, labels) AS TABLE
-WITH pairs AS MATERIALIZED (
-    SELECT __clf_key, __clf_y AS actual, __clf_yhat AS predicted, sum(__clf_w) AS n
-    FROM _clf_label_rows(tbl, y, yhat, group_cols, weight_col)
-    WHERE __clf_y IS NOT NULL AND __clf_yhat IS NOT NULL AND __clf_w IS NOT NULL
-    GROUP BY ALL
-),
+WITH pairs AS MATERIALIZED (FROM _clf_label_pairs(tbl, y, yhat, group_cols, weight_col)),
 -- each pair counts once for its actual class (truth) and once for its predicted class
 per_class AS (
     SELECT __clf_key, label,
@@ -78,30 +92,67 @@ FROM classes AS c
 JOIN totals USING (__clf_key)
 LEFT JOIN per_class AS p USING (__clf_key, label);
 
--- (__clf_key, __clf_pos, __clf_s, __clf_w) for the rows with y, score and weight present.
+-- (__clf_key, __clf_part, __clf_pos, __clf_s, __clf_w) for the rows with y, score and weight
+-- present. __clf_part is the window partition key: the group column itself when there is at
+-- most one (the constant __clf_nogroup when there is none), else the struct __clf_key. Sorting
+-- on a struct costs about twice as much, and the row-level windows sort every row. __clf_w is
+-- BIGINT 1 without a weight column (window sums over integers run about twice as fast as over
+-- DOUBLE), else the weight as DOUBLE.
 CREATE OR REPLACE MACRO _clf_score_rows(tbl, y, score, group_cols, weight_col, pos_label) AS TABLE
-SELECT * FROM (
-    SELECT
+SELECT
+    __clf_key,
+    COLUMNS(CASE
+        WHEN len(group_cols) <= 1 THEN list_concat(group_cols, ['__clf_nogroup'])[1:1]
+        ELSE ['__clf_key']
+    END) AS __clf_part,
+    __clf_pos, __clf_s,
+    COLUMNS(_clf_typed(weight_col, '__clf_w')) AS __clf_w
+FROM (
+    SELECT *,
         struct_pack(*COLUMNS(list_concat(group_cols, ['__clf_nogroup']))) AS __clf_key,
         COLUMNS([y]) = pos_label AS __clf_pos,
         CAST(COLUMNS([score]) AS DOUBLE) AS __clf_s,
-        CAST(COLUMNS([coalesce(weight_col, '__clf_one')]) AS DOUBLE) AS __clf_w
+        1::BIGINT AS __clf_w__i,
+        CAST(COLUMNS([coalesce(weight_col, '__clf_one')]) AS DOUBLE) AS __clf_w__d
     FROM (SELECT *, NULL::BOOLEAN AS __clf_nogroup, 1.0::DOUBLE AS __clf_one FROM query_table(tbl))
 )
-WHERE __clf_pos IS NOT NULL AND __clf_s IS NOT NULL AND __clf_w IS NOT NULL;
+WHERE __clf_pos IS NOT NULL AND __clf_s IS NOT NULL AND __clf_w__d IS NOT NULL;
 
--- One row per group and distinct score: positive and negative weight, rows, rows with a
--- nonzero weight (n_live). Raises when a score is NaN or infinite.
+-- Which of two plans the score macros take, as one row (by_row). DuckDB cannot pick a plan
+-- from data statistics inside a macro, so this cheap look at 65,536 rows (whichever the scan
+-- yields first: the choice changes the speed, never the result) does. With few distinct scores
+-- (ties): GROUP BY score, then window over the distinct scores. With mostly distinct scores
+-- that GROUP BY costs as much as a sort and the window then sorts again, so one window over
+-- the rows is cheaper. DuckDB skips the other plan's scan (its rows are filtered out by a
+-- join with this one-row relation).
+CREATE OR REPLACE MACRO _clf_score_plan(tbl, y, score, group_cols, weight_col, pos_label) AS TABLE
+SELECT approx_count_distinct(__clf_s) * 2 > count(*) AS by_row
+FROM (FROM _clf_score_rows(tbl, y, score, group_cols, weight_col, pos_label) LIMIT 65536);
+
+-- The finite-score check of the row plan over every row: TRUE, or an error naming the column.
+-- The GROUP BY plan checks its distinct scores instead, at no extra cost.
+CREATE OR REPLACE MACRO _clf_score_row_check(tbl, y, score, group_cols, weight_col, pos_label) AS TABLE
+SELECT _clf_check_finite(
+    count(*) FILTER (WHERE isnan(__clf_s)),
+    count(*) FILTER (WHERE isinf(__clf_s)),
+    score, 'score') AS ok
+FROM _clf_score_rows(tbl, y, score, group_cols, weight_col, pos_label),
+    _clf_score_plan(tbl, y, score, group_cols, weight_col, pos_label) AS plan
+WHERE plan.by_row;
+
+-- The GROUP BY plan (no rows under the row plan): one row per group and distinct score, with
+-- positive and negative weight and the rows with a nonzero weight (n_live). Raises when a
+-- score is NaN or infinite. Its windows are small, so they partition by __clf_key.
 CREATE OR REPLACE MACRO _clf_score_groups(tbl, y, score, group_cols, weight_col, pos_label) AS TABLE
 WITH g AS MATERIALIZED (
-    SELECT
-        __clf_key,
-        __clf_s AS threshold,
-        sum(CASE WHEN __clf_pos THEN __clf_w ELSE 0.0 END) AS pos,
-        sum(CASE WHEN __clf_pos THEN 0.0 ELSE __clf_w END) AS neg,
+    SELECT __clf_key, __clf_s AS threshold,
+        sum(CASE WHEN __clf_pos THEN __clf_w ELSE 0 END) AS pos,
+        sum(CASE WHEN __clf_pos THEN 0 ELSE __clf_w END) AS neg,
         count(*) AS n_rows,
         count(*) FILTER (WHERE __clf_w <> 0) AS n_live
-    FROM _clf_score_rows(tbl, y, score, group_cols, weight_col, pos_label)
+    FROM _clf_score_rows(tbl, y, score, group_cols, weight_col, pos_label),
+        _clf_score_plan(tbl, y, score, group_cols, weight_col, pos_label) AS plan
+    WHERE NOT plan.by_row
     GROUP BY ALL
 ),
 checked AS (
@@ -113,30 +164,114 @@ checked AS (
 )
 SELECT g.* FROM g, checked WHERE checked.ok;
 
+-- Running sums for the Mann-Whitney area and average precision, over every row (zero weights
+-- included): one row per unit, where a unit is a distinct score of the group (GROUP BY plan)
+-- or a row (row plan), with its positive and negative weight (pos, neg) and the weight at or
+-- above its score (tp, fp; tied rows count in full, whichever plan). With skip_rows the row
+-- plan gives no rows (the caller has a cheaper formula for that case).
+CREATE OR REPLACE MACRO _clf_score_cum(tbl, y, score, group_cols, weight_col, pos_label, skip_rows) AS TABLE
+WITH plan AS MATERIALIZED (FROM _clf_score_plan(tbl, y, score, group_cols, weight_col, pos_label)),
+by_row AS (
+    SELECT __clf_key, __clf_part, __clf_s,
+        CASE WHEN __clf_pos THEN __clf_w ELSE 0 END AS pos,
+        CASE WHEN __clf_pos THEN 0 ELSE __clf_w END AS neg
+    FROM _clf_score_rows(tbl, y, score, group_cols, weight_col, pos_label), plan,
+        _clf_score_row_check(tbl, y, score, group_cols, weight_col, pos_label) AS c
+    WHERE plan.by_row AND c.ok AND NOT skip_rows
+)
+SELECT __clf_key,
+    CAST(pos AS DOUBLE) AS pos,
+    CAST(neg AS DOUBLE) AS neg,
+    CAST(sum(pos) OVER w AS DOUBLE) AS tp,
+    CAST(sum(neg) OVER w AS DOUBLE) AS fp
+FROM _clf_score_groups(tbl, y, score, group_cols, weight_col, pos_label)
+WINDOW w AS (
+    PARTITION BY __clf_key ORDER BY threshold DESC
+    ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+)
+UNION ALL
+SELECT __clf_key,
+    CAST(pos AS DOUBLE),
+    CAST(neg AS DOUBLE),
+    CAST(sum(pos) OVER w AS DOUBLE),
+    CAST(sum(neg) OVER w AS DOUBLE)
+FROM by_row
+WINDOW w AS (
+    PARTITION BY __clf_part ORDER BY __clf_s DESC
+    RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+);
+
 -- Counts at every threshold t (a distinct score with nonzero weight; the rule is score >= t):
--- tp and fp are running sums from the highest score down, n_pos and n_neg the group's totals
--- (the last running sums, as scikit-learn's tps[-1] and fps[-1]); __clf_i numbers the
--- thresholds from 1 (highest) to __clf_n. Rows of zero weight are left out, as scikit-learn.
+-- tp and fp are running sums from the highest score down, prev_* and next_* their values at
+-- the neighbouring thresholds (NULL at the ends, as lag and lead), n_pos and n_neg the group's
+-- totals (scikit-learn's tps[-1] and fps[-1]); __clf_i numbers the thresholds from 1 (highest),
+-- __clf_last marks the lowest. Rows of zero weight are left out, as scikit-learn. The row plan
+-- keeps the last row of each run of tied scores; its GROUPS frames step over whole runs.
 CREATE OR REPLACE MACRO _clf_score_counts(tbl, y, score, group_cols, weight_col, pos_label) AS TABLE
-WITH running AS (
-    SELECT
-        __clf_key, threshold, pos, neg,
-        sum(pos) OVER w AS tp,
-        sum(neg) OVER w AS fp,
+WITH plan AS MATERIALIZED (FROM _clf_score_plan(tbl, y, score, group_cols, weight_col, pos_label)),
+by_score AS (
+    SELECT __clf_key, threshold,
+        sum(pos) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS tp,
+        sum(neg) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS fp,
+        sum(pos) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_tp,
+        sum(neg) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_fp,
+        sum(pos) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING) AS next_tp,
+        sum(neg) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING) AS next_fp,
         row_number() OVER w AS __clf_i,
-        count(*) OVER (PARTITION BY __clf_key) AS __clf_n
+        lead(threshold) OVER w IS NULL AS __clf_last,
+        sum(pos) OVER (PARTITION BY __clf_key) AS n_pos,
+        sum(neg) OVER (PARTITION BY __clf_key) AS n_neg
     FROM _clf_score_groups(tbl, y, score, group_cols, weight_col, pos_label)
     WHERE n_live > 0
-    WINDOW w AS (
-        PARTITION BY __clf_key ORDER BY threshold DESC
-        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    WINDOW w AS (PARTITION BY __clf_key ORDER BY threshold DESC)
+),
+by_row AS (
+    SELECT __clf_key, threshold,
+        sum(pos) OVER (w GROUPS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS tp,
+        sum(neg) OVER (w GROUPS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS fp,
+        sum(pos) OVER (w GROUPS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_tp,
+        sum(neg) OVER (w GROUPS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_fp,
+        sum(pos) OVER (w GROUPS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING) AS next_tp,
+        sum(neg) OVER (w GROUPS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING) AS next_fp,
+        dense_rank() OVER w AS __clf_i,
+        lead(threshold) OVER w AS __clf_next_s,
+        sum(pos) OVER (PARTITION BY __clf_part) AS n_pos,
+        sum(neg) OVER (PARTITION BY __clf_part) AS n_neg
+    FROM (
+        SELECT __clf_key, __clf_part, __clf_s AS threshold,
+            CASE WHEN __clf_pos THEN __clf_w ELSE 0 END AS pos,
+            CASE WHEN __clf_pos THEN 0 ELSE __clf_w END AS neg
+        FROM _clf_score_rows(tbl, y, score, group_cols, weight_col, pos_label), plan,
+            _clf_score_row_check(tbl, y, score, group_cols, weight_col, pos_label) AS c
+        WHERE plan.by_row AND c.ok AND __clf_w <> 0
     )
+    WINDOW w AS (PARTITION BY __clf_part ORDER BY threshold DESC)
 )
-SELECT
-    *,
-    max(tp) OVER (PARTITION BY __clf_key) AS n_pos,
-    max(fp) OVER (PARTITION BY __clf_key) AS n_neg
-FROM running;
+SELECT __clf_key, threshold,
+    CAST(tp AS DOUBLE) AS tp,
+    CAST(fp AS DOUBLE) AS fp,
+    CAST(prev_tp AS DOUBLE) AS prev_tp,
+    CAST(prev_fp AS DOUBLE) AS prev_fp,
+    CAST(next_tp AS DOUBLE) AS next_tp,
+    CAST(next_fp AS DOUBLE) AS next_fp,
+    __clf_i, __clf_last,
+    CAST(n_pos AS DOUBLE) AS n_pos,
+    CAST(n_neg AS DOUBLE) AS n_neg
+FROM (
+    SELECT __clf_key, threshold, tp, fp, prev_tp, prev_fp,
+        CASE WHEN __clf_last THEN NULL ELSE next_tp END AS next_tp,
+        CASE WHEN __clf_last THEN NULL ELSE next_fp END AS next_fp,
+        __clf_i, __clf_last, n_pos, n_neg
+    FROM by_score
+    UNION ALL
+    SELECT __clf_key, threshold, tp, fp, prev_tp, prev_fp,
+        CASE WHEN __clf_next_s IS NULL THEN NULL ELSE next_tp END,
+        CASE WHEN __clf_next_s IS NULL THEN NULL ELSE next_fp END,
+        __clf_i, __clf_next_s IS NULL, n_pos, n_neg
+    FROM by_row
+    -- the last row of its run of tied scores (the runs' rows carry the same sums)
+    WHERE __clf_next_s IS DISTINCT FROM threshold
+);
 
 CREATE OR REPLACE MACRO clf_confusion(
     tbl, y, yhat, group_cols := [], weight_col := NULL, labels := NULL

@@ -2,33 +2,30 @@
 -- Python twin: clfeval._score (roc_curve, pr_curve, det_curve, thresholds, auroc,
 -- average_precision, gain_curve). Conventions: see 00_helpers.sql.
 --
--- Every macro here reads _clf_score_counts / _clf_score_groups (10_counts.sql): one row per
--- group and distinct score, with running sums from the highest score down. y is compared with
+-- Every macro here reads _clf_score_counts (one row per group and distinct score, with running
+-- sums from the highest score down and their neighbours, so no macro needs a second window)
+-- or _clf_score_cum (10_counts.sql). y is compared with
 -- pos_label (class pos_label against the rest); score is any finite number (NaN and infinite
 -- scores raise); rows with a NULL in y, score or the weight are left out, and rows of zero
--- weight do not create thresholds (scikit-learn's _binary_clf_curve).
+-- weight do not create thresholds (scikit-learn's _binary_clf_curve). The curves sort their
+-- (up to one per row) points by the unpacked group columns, which is the order of __clf_key
+-- at half the cost of sorting on a struct.
 
 CREATE OR REPLACE MACRO clf_roc_curve(
     tbl, y, score, group_cols := [], weight_col := NULL, pos_label := 1, drop_intermediate := true
 ) AS TABLE
 WITH counts AS (FROM _clf_score_counts(tbl, y, score, group_cols, weight_col, pos_label)),
-marked AS (
+points AS (
     -- scikit-learn drops a point when both second differences of (fp, tp) are 0: the point
     -- lies on the straight segment between its neighbours and adds nothing to the curve.
-    SELECT *,
-        (lead(fp) OVER w - fp) - (fp - lag(fp) OVER w) AS d2_fp,
-        (lead(tp) OVER w - tp) - (tp - lag(tp) OVER w) AS d2_tp
-    FROM counts
-    WINDOW w AS (PARTITION BY __clf_key ORDER BY __clf_i)
-),
-points AS (
     SELECT __clf_key, __clf_i, threshold, tp, fp, n_pos, n_neg
-    FROM marked
-    WHERE NOT drop_intermediate OR __clf_n <= 2 OR __clf_i = 1 OR __clf_i = __clf_n
-        OR d2_fp <> 0 OR d2_tp <> 0
-    UNION ALL
-    SELECT DISTINCT __clf_key, 0, 'inf'::DOUBLE, 0.0::DOUBLE, 0.0::DOUBLE, n_pos, n_neg
     FROM counts
+    WHERE NOT drop_intermediate OR __clf_i = 1 OR __clf_last
+        OR (next_fp - fp) - (fp - prev_fp) <> 0 OR (next_tp - tp) - (tp - prev_tp) <> 0
+    UNION ALL
+    SELECT __clf_key, 0, 'inf'::DOUBLE, 0.0::DOUBLE, 0.0::DOUBLE, n_pos, n_neg
+    FROM counts
+    WHERE __clf_i = 1
 )
 SELECT * EXCLUDE (__clf_nogroup, __clf_key, __clf_i)
 FROM (
@@ -37,7 +34,7 @@ FROM (
         _clf_div(tp, n_pos, NULL) AS tpr
     FROM points
 )
-ORDER BY __clf_key, __clf_i;
+ORDER BY COLUMNS(list_concat(group_cols, ['__clf_nogroup'])), __clf_i;
 
 COMMENT ON MACRO TABLE clf_roc_curve IS
 'ROC curve: (group columns..., threshold, fpr, tpr), scikit-learn roc_curve''s points in its order: thresholds decreasing, first row threshold +inf at (0, 0); a point is predicted positive when score >= threshold. Usage: FROM clf_roc_curve(''preds'', ''y'', ''score'', group_cols := [], weight_col := NULL, pos_label := 1, drop_intermediate := true). fpr (tpr) is NULL when the group has no negative (positive), where scikit-learn gives NaN. NaN or infinite scores raise. Rows with a NULL in y, score or the weight are left out. Python twin: clfeval.roc_curve.';
@@ -46,28 +43,20 @@ CREATE OR REPLACE MACRO clf_pr_curve(
     tbl, y, score, group_cols := [], weight_col := NULL, pos_label := 1, drop_intermediate := false
 ) AS TABLE
 WITH counts AS (FROM _clf_score_counts(tbl, y, score, group_cols, weight_col, pos_label)),
-marked AS (
+points AS (
     -- scikit-learn keeps only the first and last threshold of each run of equal tp (a
     -- vertical segment of the curve).
-    SELECT *,
-        tp <> lag(tp) OVER w AS tp_moved_in,
-        lead(tp) OVER w <> tp AS tp_moves_out
-    FROM counts
-    WINDOW w AS (PARTITION BY __clf_key ORDER BY __clf_i)
-),
-points AS (
     SELECT __clf_key, -__clf_i AS __clf_o, threshold,
         _clf_div(tp, tp + fp, 0.0) AS precision,
         _clf_div(tp, n_pos, 1.0) AS recall
-    FROM marked
-    WHERE NOT drop_intermediate OR __clf_n <= 2 OR __clf_i = 1 OR __clf_i = __clf_n
-        OR tp_moved_in OR tp_moves_out
+    FROM counts
+    WHERE NOT drop_intermediate OR __clf_i = 1 OR __clf_last OR tp <> prev_tp OR next_tp <> tp
     UNION ALL
-    SELECT DISTINCT __clf_key, 1, NULL::DOUBLE, 1.0::DOUBLE, 0.0::DOUBLE FROM counts
+    SELECT __clf_key, 1, NULL::DOUBLE, 1.0::DOUBLE, 0.0::DOUBLE FROM counts WHERE __clf_i = 1
 )
 SELECT * EXCLUDE (__clf_nogroup, __clf_key, __clf_o)
 FROM (SELECT unnest(__clf_key), __clf_key, __clf_o, threshold, precision, recall FROM points)
-ORDER BY __clf_key, __clf_o;
+ORDER BY COLUMNS(list_concat(group_cols, ['__clf_nogroup'])), __clf_o;
 
 COMMENT ON MACRO TABLE clf_pr_curve IS
 'Precision-recall curve: (group columns..., threshold, precision, recall), scikit-learn precision_recall_curve''s points in its order: thresholds increasing, then the end point precision 1, recall 0 with a NULL threshold. Usage: FROM clf_pr_curve(''preds'', ''y'', ''score'', group_cols := [], weight_col := NULL, pos_label := 1, drop_intermediate := false). As scikit-learn, recall is 1 at every threshold when the group has no positive. NaN or infinite scores raise. Rows with a NULL in y, score or the weight are left out. Python twin: clfeval.pr_curve.';
@@ -76,25 +65,24 @@ CREATE OR REPLACE MACRO clf_det_curve(
     tbl, y, score, group_cols := [], weight_col := NULL, pos_label := 1, drop_intermediate := false
 ) AS TABLE
 WITH counts AS (FROM _clf_score_counts(tbl, y, score, group_cols, weight_col, pos_label)),
+-- the thresholds after a first point at +inf with tp = fp = 0
 extended AS (
-    SELECT __clf_key, __clf_i, __clf_n, threshold, tp, fp FROM counts
+    SELECT __clf_key, __clf_i, __clf_last, threshold, tp, fp,
+        tp <> coalesce(prev_tp, 0.0) AS tp_moved_in,
+        next_tp <> tp AS tp_moves_out
+    FROM counts
     UNION ALL
-    SELECT DISTINCT __clf_key, 0, __clf_n, 'inf'::DOUBLE, 0.0::DOUBLE, 0.0::DOUBLE FROM counts
+    SELECT __clf_key, 0, false, 'inf'::DOUBLE, 0.0::DOUBLE, 0.0::DOUBLE, NULL, tp <> 0.0
+    FROM counts
+    WHERE __clf_i = 1
 ),
-marked AS (
-    SELECT *,
-        tp <> lag(tp) OVER w AS tp_moved_in,
-        lead(tp) OVER w <> tp AS tp_moves_out
-    FROM extended
-    WINDOW w AS (PARTITION BY __clf_key ORDER BY __clf_i)
-),
+-- n_pos and n_neg as the largest running sums, so that tp = n_pos below is exact
 kept AS (
     SELECT *,
         max(tp) OVER (PARTITION BY __clf_key) AS n_pos,
         max(fp) OVER (PARTITION BY __clf_key) AS n_neg
-    FROM marked
-    WHERE NOT drop_intermediate OR __clf_n + 1 <= 2 OR __clf_i = 0 OR __clf_i = __clf_n
-        OR tp_moved_in OR tp_moves_out
+    FROM extended
+    WHERE NOT drop_intermediate OR __clf_i = 0 OR __clf_last OR tp_moved_in OR tp_moves_out
 ),
 -- scikit-learn's slice: from the last point with fp = 0 to the first point with fn = 0
 bounds AS (
@@ -111,7 +99,7 @@ FROM (
     FROM kept JOIN bounds USING (__clf_key)
     WHERE __clf_i BETWEEN first_i AND last_i
 )
-ORDER BY __clf_key, __clf_i DESC;
+ORDER BY COLUMNS(list_concat(group_cols, ['__clf_nogroup'])), __clf_i DESC;
 
 COMMENT ON MACRO TABLE clf_det_curve IS
 'Detection error tradeoff curve: (group columns..., threshold, fpr, fnr), scikit-learn det_curve''s points in its order (thresholds increasing; only the part between the last point without false positives and the first point without false negatives). Usage: FROM clf_det_curve(''preds'', ''y'', ''score'', group_cols := [], weight_col := NULL, pos_label := 1, drop_intermediate := false). With one class only the rates are NULL (scikit-learn raises). NaN or infinite scores raise. Rows with a NULL in y, score or the weight are left out. Python twin: clfeval.det_curve.';
@@ -155,7 +143,7 @@ FROM (
             + _clf_div(tn__d, tn__d + fp__d, zero_division) - 1 AS youden_j
     FROM typed
 )
-ORDER BY __clf_key, __clf_i;
+ORDER BY COLUMNS(list_concat(group_cols, ['__clf_nogroup'])), __clf_i;
 
 COMMENT ON MACRO TABLE clf_thresholds IS
 'Metrics at every threshold: (group columns..., threshold, tp, fp, fn, tn, precision, recall, specificity, fpr, npv, f1, fbeta, accuracy, balanced_accuracy, mcc, youden_j), one row per distinct score, highest first; a row is predicted positive when score >= threshold. Usage: FROM clf_thresholds(''preds'', ''y'', ''score'', group_cols := [], weight_col := NULL, pos_label := 1, beta := 1.0, zero_division := 0.0). Counts are BIGINT (DOUBLE with weight_col); ratios with a zero denominator are zero_division; youden_j = recall + specificity - 1; balanced_accuracy is the mean recall over the classes present. NaN or infinite scores raise. Rows with a NULL in y, score or the weight are left out. Python twin: clfeval.thresholds; scikit-learn: confusion_matrix_at_thresholds.';
@@ -163,18 +151,39 @@ COMMENT ON MACRO TABLE clf_thresholds IS
 CREATE OR REPLACE MACRO clf_auroc(
     tbl, y, score, group_cols := [], weight_col := NULL, pos_label := 1
 ) AS TABLE
-WITH running AS (
-    SELECT __clf_key, pos, neg,
-        coalesce(sum(pos) OVER (
-            PARTITION BY __clf_key ORDER BY threshold DESC
-            ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS pos_above
-    FROM _clf_score_groups(tbl, y, score, group_cols, weight_col, pos_label)
+-- Mann-Whitney: each negative earns the positives scored above it plus half of its ties. With
+-- A = sum(neg * tp) and B = sum(pos * fp) (tp, fp: weight at or above the score, ties in
+-- full), A - B = above - below over the positive-negative pairs, so the area is
+-- (P N + A - B) / 2 / (P N) with either plan of _clf_score_cum (rows or distinct scores).
+WITH plan AS MATERIALIZED (FROM _clf_score_plan(tbl, y, score, group_cols, weight_col, pos_label)),
+-- Without a weight column and with mostly distinct scores, the rank form costs half as much
+-- (rank() and a frame count need no running sums): (sum of the positives' mid-ranks
+-- - P (P + 1) / 2) / (P N), where twice a row's mid-rank is its first plus its last position
+-- among its tied scores.
+ranked AS (
+    SELECT __clf_key, __clf_pos,
+        rank() OVER w + count(*) OVER (w RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
+            AS __clf_r2
+    FROM _clf_score_rows(tbl, y, score, group_cols, weight_col, pos_label), plan,
+        _clf_score_row_check(tbl, y, score, group_cols, weight_col, pos_label) AS c
+    WHERE plan.by_row AND c.ok AND weight_col IS NULL
+    WINDOW w AS (PARTITION BY __clf_part ORDER BY __clf_s)
 ),
--- Mann-Whitney: each negative earns the positives scored above it plus half of its ties.
 areas AS (
     SELECT __clf_key,
-        _clf_div(sum(neg * (pos_above + pos / 2)), sum(pos) * sum(neg), NULL) AS auroc
-    FROM running GROUP BY ALL
+        _clf_div((sum(pos) * sum(neg) + sum(neg * tp) - sum(pos * fp)) / 2, sum(pos) * sum(neg), NULL)
+            AS auroc
+    FROM _clf_score_cum(tbl, y, score, group_cols, weight_col, pos_label, weight_col IS NULL)
+    GROUP BY ALL
+    UNION ALL
+    SELECT __clf_key,
+        _clf_div(
+            sum(__clf_r2) FILTER (WHERE __clf_pos) / 2
+                - count(*) FILTER (WHERE __clf_pos) * (count(*) FILTER (WHERE __clf_pos) + 1) / 2,
+            count(*) FILTER (WHERE __clf_pos) * count(*) FILTER (WHERE NOT __clf_pos),
+            NULL)
+    FROM ranked
+    GROUP BY ALL
 )
 SELECT * EXCLUDE (__clf_nogroup, __clf_key)
 FROM (SELECT unnest(__clf_key), __clf_key, auroc FROM areas)
@@ -186,24 +195,15 @@ COMMENT ON MACRO TABLE clf_auroc IS
 CREATE OR REPLACE MACRO clf_average_precision(
     tbl, y, score, group_cols := [], weight_col := NULL, pos_label := 1
 ) AS TABLE
-WITH running AS (
-    SELECT __clf_key, threshold, pos,
-        sum(pos) OVER w AS tp,
-        sum(neg) OVER w AS fp
-    FROM _clf_score_groups(tbl, y, score, group_cols, weight_col, pos_label)
-    WINDOW w AS (
-        PARTITION BY __clf_key ORDER BY threshold DESC
-        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    )
-),
-totals AS (SELECT *, max(tp) OVER (PARTITION BY __clf_key) AS n_pos FROM running),
--- scikit-learn's step sum: the sum over thresholds of (recall increase) x precision
-steps AS (
+-- scikit-learn's step sum: the sum over thresholds of (recall increase) x precision, where the
+-- recall increase at a threshold is the positive weight at that score over the group's total
+WITH steps AS (
     SELECT __clf_key,
-        CASE WHEN max(n_pos) = 0 THEN NULL ELSE greatest(0.0, sum(
-            (_clf_div(tp, n_pos, NULL) - _clf_div(tp - pos, n_pos, NULL))
-            * _clf_div(tp, tp + fp, 0.0))) END AS average_precision
-    FROM totals GROUP BY ALL
+        CASE WHEN sum(pos) = 0 THEN NULL ELSE greatest(0.0,
+            _clf_div(sum(pos * _clf_div(tp, tp + fp, 0.0)), sum(pos), NULL)) END
+            AS average_precision
+    FROM _clf_score_cum(tbl, y, score, group_cols, weight_col, pos_label, false)
+    GROUP BY ALL
 )
 SELECT * EXCLUDE (__clf_nogroup, __clf_key)
 FROM (SELECT unnest(__clf_key), __clf_key, CAST(average_precision AS DOUBLE) AS average_precision FROM steps)
@@ -222,11 +222,11 @@ points AS (
         _clf_div(tp, n_pos, NULL) AS gain
     FROM counts
     UNION ALL
-    SELECT DISTINCT __clf_key, 0, 0.0::DOUBLE, _clf_div(0, n_pos, NULL) FROM counts
+    SELECT __clf_key, 0, 0.0::DOUBLE, _clf_div(0, n_pos, NULL) FROM counts WHERE __clf_i = 1
 )
 SELECT * EXCLUDE (__clf_nogroup, __clf_key, __clf_i)
 FROM (SELECT unnest(__clf_key), __clf_key, __clf_i, fraction_targeted, gain FROM points)
-ORDER BY __clf_key, __clf_i;
+ORDER BY COLUMNS(list_concat(group_cols, ['__clf_nogroup'])), __clf_i;
 
 COMMENT ON MACRO TABLE clf_gain IS
 'Cumulative gain curve: (group columns..., fraction_targeted, gain). Targeting the rows with score >= t, fraction_targeted is their share of all rows (of the total weight) and gain the share of all positives they contain; one point per distinct score, highest first, after the origin (0, 0). Usage: FROM clf_gain(''preds'', ''y'', ''score'', group_cols := [], weight_col := NULL, pos_label := 1). gain is NULL when the group has no positive. NaN or infinite scores raise. Rows with a NULL in y, score or the weight are left out. Python twin: clfeval.gain_curve.';

@@ -108,7 +108,7 @@ binned AS (
 bins AS (
     SELECT __clf_key, bin,
         _clf_div(sum(__clf_w * __clf_s), sum(__clf_w), NULL) AS mean_predicted,
-        _clf_div(sum(CASE WHEN __clf_pos THEN __clf_w ELSE 0.0 END), sum(__clf_w), NULL)
+        _clf_div(sum(CASE WHEN __clf_pos THEN __clf_w ELSE 0 END), sum(__clf_w), NULL)
             AS fraction_positive,
         sum(__clf_w) AS count__d,
         TRY_CAST(sum(__clf_w) AS BIGINT) AS count__i

@@ -166,6 +166,57 @@ def test_auroc_and_average_precision_match_sklearn(con, case, weighted):
             assert_close(got_ap, expected, "average_precision")
 
 
+@pytest.mark.parametrize("by", [None, "g1", BY], ids=["no_group", "one_group", "two_groups"])
+@pytest.mark.parametrize("scores", ["grid", "distinct"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_both_score_plans_and_every_partition_shape_match_sklearn(con, by, scores, weighted):
+    # The score macros pick a plan from the data (GROUP BY score for few distinct scores, one
+    # window over the rows otherwise) and partition by the group column itself, a constant or
+    # a struct by the number of group columns; every combination must give scikit-learn's
+    # numbers. "distinct" keeps some tied scores, so the row plan must merge runs of ties.
+    rng = np.random.default_rng(7)
+    n = 400
+    s = rng.random(n) if scores == "distinct" else rng.integers(0, 9, n) / 8
+    if scores == "distinct":
+        s[::10] = s[1::10]
+    df = pl.DataFrame(
+        {
+            "g1": rng.choice(["a", "b"], n),
+            "g2": rng.integers(0, 2, n),
+            "y": (rng.random(n) < 0.4).astype(np.int64),
+            "s": s,
+            "w": rng.integers(0, 4, n),
+        }
+    )
+    cols = [] if by is None else [by] if isinstance(by, str) else by
+    opts = {"by": by, "weight": "w" if weighted else None, "con": con}
+    res = {
+        "auroc": sql.auroc(df, "y", "s", **opts),
+        "ap": sql.average_precision(df, "y", "s", **opts),
+        "roc": sql.roc_curve(df, "y", "s", **opts),
+        "pr": sql.pr_curve(df, "y", "s", drop_intermediate=True, **opts),
+        "det": sql.det_curve(df, "y", "s", **opts),
+    }
+    parts = df.partition_by(cols, as_dict=True, maintain_order=True) if cols else {(): df}
+    for key, sub in parts.items():
+        cond = [pl.col(c) == v for c, v in zip(cols, key)]
+        got = {k: v.filter(*cond) if cond else v for k, v in res.items()}
+        y, sc = sub["y"].to_numpy(), sub["s"].to_numpy()
+        w = sub["w"].to_numpy().astype(float) if weighted else None
+        assert_close(got["auroc"]["auroc"].item(), sk(skm.roc_auc_score, y, sc, sample_weight=w))
+        expected = sk(skm.average_precision_score, y, sc, sample_weight=w)
+        assert_close(got["ap"]["average_precision"].item(), expected)
+        fpr, tpr, thr = sk(skm.roc_curve, y, sc, sample_weight=w)
+        assert_points(got["roc"], {"threshold": thr, "fpr": fpr, "tpr": tpr})
+        precision, recall, thr = sk(
+            skm.precision_recall_curve, y, sc, sample_weight=w, drop_intermediate=True
+        )
+        assert_points(got["pr"][:-1], {"threshold": thr})
+        assert_points(got["pr"], {"precision": precision, "recall": recall})
+        fpr, fnr, thr = sk(skm.det_curve, y, sc, sample_weight=w)
+        assert_points(got["det"], {"threshold": thr, "fpr": fpr, "fnr": fnr})
+
+
 @settings(SETTINGS, max_examples=30)
 @given(
     case=frames(),
@@ -881,8 +932,11 @@ def test_missing_columns_and_tables_raise_input_error_naming_them(con):
         ([float("inf"), 0.5], "inf", "has 1 infinite value(s); scores must be finite"),
     ],
 )
-def test_nonfinite_scores_raise_with_the_documented_wording(con, bad, rule, sql_text):
+@pytest.mark.parametrize("ties", [False, True], ids=["row_plan", "group_plan"])
+def test_nonfinite_scores_raise_with_the_documented_wording(con, bad, rule, sql_text, ties):
     df = pl.DataFrame({"y": [1, 0, 1, 0], "s": [0.3, 0.6, *bad]})
+    if ties:  # mostly one score: the macros take the GROUP BY plan, which checks on its own
+        df = pl.concat([df, pl.DataFrame({"y": [0, 1] * 10, "s": [0.5] * 20})])
     for fn in (
         sql.roc_curve,
         sql.pr_curve,
