@@ -408,7 +408,7 @@ def label_workloads() -> list[Workload]:
                     "stream": Candidate(
                         lambda c, y=y, yh=yhat: lambda: ce.report(c.scan("labels"), y, yh),
                         lambda r: canon_report_table(r.table),
-                        note="ce.report collects a LazyFrame (eager by design)",
+                        note="ce.report streams a LazyFrame (eager result)",
                     ),
                     "duckdb": Candidate(
                         lambda c, y=y, yh=yhat: _duck(c, "labels", cesql.report, y, yh),
@@ -908,7 +908,7 @@ def grouped_workloads(groups: int) -> list[Workload]:
                 "stream": Candidate(
                     lambda c: lambda: ce.report(c.scan("grouped"), "y", "yhat", by="g"),
                     lambda r: canon_report_table(r.table, "g"),
-                    note="ce.report collects a LazyFrame (eager by design)",
+                    note="ce.report streams a LazyFrame (eager result)",
                 ),
                 "duckdb": Candidate(
                     lambda c: _duck(c, "grouped", cesql.report, "y", "yhat", by="g"),

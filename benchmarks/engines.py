@@ -194,7 +194,7 @@ session start-up {spark_start:.1f} s, not included.
 """
     args.out.write_text(text)
     print(text)
-    return 0
+    return 1 if any("| ✗ |" in line for line in lines) else 0
 
 
 if __name__ == "__main__":

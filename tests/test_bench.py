@@ -6,6 +6,8 @@ No timing is asserted here: speed is measured by ``benchmarks/bench.py`` itself.
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +15,7 @@ from pathlib import Path
 import pytest
 
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench.py"
+ENGINES = BENCH.with_name("engines.py")
 
 
 @pytest.fixture(scope="module")
@@ -61,3 +64,25 @@ def test_quick_run_measures_one_memory_probe(summary: dict) -> None:
     memory = probed[0]["memory"]
     assert memory["peak_mb"] >= memory["loaded_mb"] >= memory["base_mb"] > 0
     assert summary["targets"], "the targets are evaluated even in quick mode"
+
+
+@pytest.mark.slow
+@pytest.mark.spark
+def test_engines_script_agrees_across_engines(tmp_path: Path) -> None:
+    """engines.py on a small file: Polars, DuckDB macros, generated SQL and (with Java) local
+    Spark give the same report and AUROC; the script exits 1 on any disagreement."""
+    args = [sys.executable, str(ENGINES), "--rows", "20000", "--repeat", "1"]
+    if shutil.which("java") is None:
+        if os.environ.get("CI"):  # .ci/spark-setup.sh installs Java: missing there is a failure
+            pytest.fail("java is not installed: .ci/spark-setup.sh should have done it")
+        args.append("--no-spark")
+    out = tmp_path / "ENGINES.md"
+    done = subprocess.run(
+        [*args, "--out", str(out)], capture_output=True, text=True, timeout=900, check=False
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = out.read_text().splitlines()
+    checked = [line for line in lines if "| ✓ |" in line or "| ✗ |" in line]
+    engines = 4 if "--no-spark" not in args else 3
+    assert len(checked) == 4 * engines  # four workloads
+    assert not [line for line in checked if "| ✗ |" in line]

@@ -646,7 +646,7 @@ def registry() -> list[Capability]:
         sqlgen=sqlgen_label("report"),
         options=options(**zd),
         eager_only=True,
-        # Report is always eager (SPEC §4): it collects a LazyFrame itself, so a streaming
+        # Report is always eager (SPEC §4): it collects its own aggregates, so a streaming
         # engine cannot be chosen and would repeat polars-lazy
         engines=tuple(e for e in ENGINES if e != "polars-streaming"),
     )

@@ -11,8 +11,9 @@ Only :func:`threshold_counts` reads rows: true and false positives of the rule
 Eager input picks a plan from a cheap ``approx_n_unique`` probe. Lazy input, which is never
 read before it is collected, sorts: its memory stays about twice the scored columns whatever
 the scores, where a group-by over 10M distinct scores needed five times (measured in
-``benchmarks/``). Both plans give the same rows. Every curve, table and best threshold is a formula over these
-counts, per group (``.over``), without a Python loop over rows, thresholds or groups.
+``benchmarks/``). Both plans give the same rows. Every curve, table and best threshold is a
+formula over these counts, per group (``.over``), without a Python loop over rows, thresholds
+or groups.
 
 Conventions: ``by`` columns come first, then ``label`` for multiclass scores (one-vs-rest),
 rows sorted by groups then curve order; DataFrame in, DataFrame out; LazyFrame in, LazyFrame
