@@ -178,6 +178,23 @@ def rank_auroc(pos: pl.Expr, s: pl.Expr, valid: pl.Expr) -> pl.Expr:
     return rows.list.eval(auc).list.first()
 
 
+def rank_ap(pos: pl.Expr, s: pl.Expr, valid: pl.Expr) -> pl.Expr:
+    """(1/P) Σ over positives of tp/(tp + fp) at their score, null without positives.
+
+    At a positive's score t, tp + fp is the rows scored >= t (its "max" rank from the top) and
+    tp the positives scored >= t (the same rank among positives): two ranks instead of a sort
+    and running sums, in ``list.eval`` as :func:`rank_auroc`.
+    """
+    rows = pl.struct((-s).alias("s"), pos.alias("p")).filter(valid).implode()
+    e = pl.element()
+    p, top = e.struct.field("p"), e.struct.field("s")
+    above = top.rank("max").filter(p)
+    above_pos = top.filter(p).rank("max")
+    n_pos = p.sum()
+    ap = (above_pos / above).sum() / n_pos
+    return rows.list.eval(pl.when(n_pos > 0).then(ap).otherwise(None)).list.first()
+
+
 def curve_stat(pos: pl.Expr, s: pl.Expr, w: pl.Expr | None, valid: pl.Expr, stat: Stat) -> pl.Expr:
     """Sort once (highest score first) and apply ``stat(T, F)`` in ``list.eval``.
 
@@ -400,6 +417,8 @@ def average_precision(
     yv, w = col(y), weight_expr(weight)
 
     def metric(pos: pl.Expr, s: pl.Expr, wt: pl.Expr | None, valid: pl.Expr) -> pl.Expr:
+        if wt is None:
+            return rank_ap(pos, s, valid)
         return curve_stat(pos, s, wt, valid, ap_stat)
 
     per_class = class_scores(score, labels)
