@@ -12,7 +12,6 @@ from test_sqlgen import Case, check_case, close, reference  # tests/ is on sys.p
 
 from clfeval.sqlgen import query
 
-pyspark = pytest.importorskip("pyspark")
 pytestmark = pytest.mark.spark
 
 

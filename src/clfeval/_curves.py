@@ -156,13 +156,7 @@ def setup(
     dtype = prep.frame.collect_schema()[y]
     w = [pl.col(weight).cast(pl.Float64).alias(W)] if weight is not None else []
     if isinstance(scores, str):
-        long = prep.frame.select(
-            *prep.by,
-            pl.col(scores).cast(pl.Float64).alias(S),
-            (pl.col(y) == pos_label).alias(POS),
-            *w,
-        )
-        return prep, long, list(prep.by)
+        return prep, binary_long(prep, y, scores, pos_label, weight), list(prep.by)
     for label in scores:
         check_class_value(dtype, label, y, "labels")
     if prep.classes is not None:
@@ -188,6 +182,19 @@ def setup(
         for k, (label, column) in enumerate(scores.items())
     ]
     return prep, pl.concat(parts), [*prep.by, K, "label"]
+
+
+def binary_long(
+    prep: Prepared, y: str, score: str, pos_label: Any, weight: str | None
+) -> pl.LazyFrame:
+    """The group keys, ``__clf_s`` (Float64), ``__clf_pos`` and, with a weight, ``__clf_w``."""
+    w = [pl.col(weight).cast(pl.Float64).alias(W)] if weight is not None else []
+    return prep.frame.select(
+        *prep.by,
+        pl.col(score).cast(pl.Float64).alias(S),
+        (pl.col(y) == pos_label).alias(POS),
+        *w,
+    )
 
 
 def _collision(name: str) -> InputError:

@@ -283,13 +283,7 @@ def _ranked_part(
     """
     from clfeval import _curves, _score
 
-    w = [pl.col(weight).cast(pl.Float64).alias(_curves.W)] if weight is not None else []
-    long = prep.frame.select(
-        *prep.by,
-        pl.col(score).cast(pl.Float64).alias(_curves.S),
-        (pl.col(y) == pos_label).fill_null(False).alias(_curves.POS),
-        *w,
-    )
+    long = _curves.binary_long(prep, y, score, pos_label, weight)
     plan = _curves.PLAN if _curves.PLAN != "auto" else _curves.choose_plan(prep, long)
     if prep.by and plan == "sort" and _curves.PLAN == "auto":
         return None
@@ -297,7 +291,7 @@ def _ranked_part(
         long, prep.by, weight is not None, plan, drop_zero=False, totals=False
     )
     tps, fps = pl.col(_curves.TP).cast(pl.Float64), pl.col(_curves.FP).cast(pl.Float64)
-    stats = {"auroc": _score.auroc_from_counts, "average_precision": _score.ap_from_counts}
+    stats = {"auroc": _score.auroc_stat(None), "average_precision": _score.ap_stat}
     return _group_eval(table, prep.by, [stats[n](tps, fps).alias(n) for n in names])
 
 

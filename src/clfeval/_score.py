@@ -222,14 +222,19 @@ def _share(part: pl.Expr, total: pl.Expr) -> pl.Expr:
 
 
 def auroc_stat(max_fpr: float | None) -> Stat:
+    """Trapezoids under (fpr, tpr): Σ (fp_i − fp_{i−1})·(tp_i + tp_{i−1}) / (2·P·N) on the
+    unscaled counts (fewer full-length temporaries); with ``max_fpr`` the McClish-standardised
+    partial area. Null unless both classes are present."""
+
     def stat(tps: pl.Expr, fps: pl.Expr) -> pl.Expr:
         n_pos, n_neg = tps.last(), fps.last()
-        fpr, tpr = _share(fps, n_neg), _share(tps, n_pos)
-        x0, y0 = fpr.shift(1).fill_null(0.0), tpr.shift(1).fill_null(0.0)
-        full = (fpr - x0) * (tpr + y0) / 2.0
         if max_fpr is None or max_fpr == 1:
-            area = full.sum()
+            steps = (fps - fps.shift(1).fill_null(0.0)) * (tps + tps.shift(1).fill_null(0.0))
+            area = steps.sum() / (2.0 * n_pos * n_neg)
         else:  # trapezoids up to max_fpr, the crossing segment interpolated (np.interp)
+            fpr, tpr = _share(fps, n_neg), _share(tps, n_pos)
+            x0, y0 = fpr.shift(1).fill_null(0.0), tpr.shift(1).fill_null(0.0)
+            full = (fpr - x0) * (tpr + y0) / 2.0
             m = float(max_fpr)
             at_m = (tpr - y0) / (fpr - x0) * (m - x0) + y0
             part = (m - x0) * (y0 + at_m) / 2.0
@@ -242,26 +247,10 @@ def auroc_stat(max_fpr: float | None) -> Stat:
 
 
 def ap_stat(tps: pl.Expr, fps: pl.Expr) -> pl.Expr:
+    """Σ (tp_i − tp_{i−1})·tp_i / (tp_i + fp_i) / P (recall steps times precision), null
+    without positives."""
     n_pos = tps.last()
-    recall = _share(tps, n_pos)
-    ps = tps + fps
-    precision = pl.when(ps > 0).then(tps / ps).otherwise(0.0)
-    ap = ((recall - recall.shift(1).fill_null(0.0)) * precision).sum().clip(lower_bound=0.0)
-    return pl.when(n_pos > 0).then(ap).otherwise(None)
-
-
-def auroc_from_counts(tps: pl.Expr, fps: pl.Expr) -> pl.Expr:
-    """Σ (fp_i − fp_{i−1})·(tp_i + tp_{i−1}) / (2·P·N): the trapezoids of :func:`auroc_stat`
-    on the unscaled counts, which needs fewer full-length temporaries."""
-    n_pos, n_neg = tps.last(), fps.last()
-    area = ((fps - fps.shift(1).fill_null(0.0)) * (tps + tps.shift(1).fill_null(0.0))).sum()
-    return pl.when((n_pos > 0) & (n_neg > 0)).then(area / (2.0 * n_pos * n_neg)).otherwise(None)
-
-
-def ap_from_counts(tps: pl.Expr, fps: pl.Expr) -> pl.Expr:
-    """Σ (tp_i − tp_{i−1})·tp_i / (tp_i + fp_i) / P: :func:`ap_stat` on the unscaled counts."""
-    n_pos = tps.last()
-    steps = (tps - tps.shift(1).fill_null(0.0)) * tps / (tps + fps)  # tp_i > 0 where a step is
+    steps = (tps - tps.shift(1).fill_null(0.0)) * tps / (tps + fps)  # 0/0 only off the steps
     ap = steps.fill_nan(0.0).sum() / n_pos
     return pl.when(n_pos > 0).then(ap.clip(lower_bound=0.0)).otherwise(None)
 
