@@ -1,0 +1,268 @@
+"""Every check of a plain argument (no data needed), and the one default of each option.
+
+Each function raises :class:`InputError` naming the argument and showing the bad value, or
+returns the value in its canonical form. Every surface calls these same functions: the Polars
+expressions and frame functions, ``.clf``, ``clfeval.sql``, the generated SQL and the CLI, so
+one bad option gets one message wherever it is passed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from numbers import Integral, Real
+from typing import Any
+
+from clfeval.exceptions import InputError
+
+AVERAGES = ("binary", "micro", "macro", "weighted", None)
+MAX_BINS = 1_000  # calibration and ECE bins; also the CLI's and the SQL macros' limit
+MAX_DIGITS = 15  # a float64 has 15-17 significant digits
+MAX_CUTS = 100_000  # thresholds(n=): cut points per group
+
+# One default per option, read by every surface (functions, expressions, clfeval.sql, macros,
+# generated SQL, CLI). Curves with a different scikit-learn default name it themselves.
+DEFAULTS: dict[str, Any] = {
+    "average": "binary",
+    "zero_division": 0.0,
+    "pos_label": 1,
+    "missing": "raise",
+    "nonfinite": "raise",
+    "beta": 1.0,
+    "n_bins": 10,
+    "strategy": "uniform",
+    "digits": 2,
+    "k": 2,
+    "multi_class": "ovr",
+    "score_average": "macro",
+}
+
+
+def _fail(role: str, message: str, hint: str, rule: str = "option") -> InputError:
+    return InputError(message, role=role, rule=rule, hint=hint)
+
+
+def _is_real(value: Any) -> bool:
+    return isinstance(value, Real) and not isinstance(value, bool)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, Integral) and not isinstance(value, bool)
+
+
+def choice(role: str, value: Any, allowed: Sequence[Any], hint: str) -> Any:
+    """``value`` if it is one of ``allowed`` (compared by type too: ``True`` is not ``1``)."""
+    if not any(value is a or (type(value) is type(a) and value == a) for a in allowed):
+        raise _fail(role, f"{role}={value!r} is not one of {list(allowed)!r}", hint)
+    return value
+
+
+def average(value: Any, allowed: Sequence[Any] = AVERAGES) -> Any:
+    return choice(
+        "average",
+        value,
+        allowed,
+        "'binary' scores the class pos_label, 'macro' is the plain mean over classes, "
+        "'weighted' weights them by support, 'micro' pools the counts, None gives one value "
+        "per class",
+    )
+
+
+def zero_division(value: Any) -> float | None:
+    """0.0, 1.0 or None (null): what a ratio with a zero denominator becomes."""
+    if value is None:
+        return None
+    if _is_real(value) and value in (0, 1):
+        return float(value)
+    hint = "None makes an undefined ratio null, and nulls are left out of macro averages"
+    if _is_real(value) and math.isnan(value):
+        hint = "pass None for null (clfeval never returns NaN; scikit-learn's np.nan is None)"
+    raise _fail("zero_division", f"zero_division={value!r} is not 0.0, 1.0 or None", hint)
+
+
+def mode(role: str, value: Any) -> str:
+    """``missing=`` / ``nonfinite=``: "raise" or "drop"."""
+    what = "a null" if role == "missing" else "a NaN or infinite score"
+    return choice(role, value, ("raise", "drop"), f"'drop' leaves out rows with {what}")
+
+
+def flag(role: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise _fail(role, f"{role}={value!r} is not True or False", f"pass {role}=True or False")
+    return value
+
+
+def class_value(role: str, value: Any) -> Any:
+    """A class given as an argument (``pos_label``, an entry of ``labels``): a plain scalar."""
+    if isinstance(value, bool | str) or _is_int(value):
+        return value
+    if _is_real(value) and math.isfinite(value):
+        return value
+    raise _fail(
+        role,
+        f"{role}={value!r} cannot be a class",
+        "classes are integers, booleans, strings or finite floats, like the values of y",
+        rule="pos_label" if role == "pos_label" else "labels",
+    )
+
+
+def labels(value: Any) -> list[Any] | None:
+    """None, or a non-empty list of distinct classes."""
+    if value is None:
+        return None
+    if isinstance(value, str | bytes | Mapping) or not isinstance(value, Sequence):
+        raise _fail(
+            "labels",
+            f"labels={value!r} is not a list of classes",
+            "pass a list such as labels=[1, 0], or None for every class in the data",
+            rule="labels",
+        )
+    out = [class_value("labels", v) for v in value]
+    if not out:
+        raise _fail(
+            "labels",
+            "labels=[] lists no class",
+            "pass at least one class, or labels=None for every class in the data",
+            rule="labels_empty",
+        )
+    seen: list[Any] = []
+    for v in out:
+        if any(v == s for s in seen):  # 1 and 1.0 (and True) are one class in the data
+            raise _fail(
+                "labels",
+                f"labels lists {v!r} twice",
+                "list each class once, in the order you want them",
+                rule="labels_duplicate",
+            )
+        seen.append(v)
+    return out
+
+
+def beta(value: Any) -> float:
+    """F-beta's β: a number >= 0 (0 gives precision, inf recall)."""
+    if not _is_real(value) or math.isnan(value) or value < 0:
+        raise _fail(
+            "beta",
+            f"beta={value!r} is not a number >= 0",
+            "beta > 1 weighs recall more, beta < 1 precision (0 is precision, inf recall)",
+        )
+    return float(value)
+
+
+def positive_int(role: str, value: Any, *, low: int = 1, high: int, hint: str) -> int:
+    if not _is_int(value) or not low <= value <= high:
+        raise _fail(role, f"{role}={value!r} is not an integer from {low} to {high:,}", hint)
+    return int(value)
+
+
+def n_bins(value: Any) -> int:
+    return positive_int(
+        "n_bins", value, high=MAX_BINS, hint="n_bins is the number of probability bins"
+    )
+
+
+def digits(value: Any) -> int:
+    return positive_int(
+        "digits", value, low=0, high=MAX_DIGITS, hint="digits is the decimals shown"
+    )
+
+
+def k(value: Any) -> int:
+    return positive_int(
+        "k", value, high=2**31, hint="k is how many of the highest-scored classes count as a hit"
+    )
+
+
+def fraction(role: str, value: Any, *, open_low: bool = True, hint: str) -> float | None:
+    """None, or a number in (0, 1] (``[0, 1]`` with ``open_low=False``)."""
+    if value is None:
+        return None
+    ok = _is_real(value) and not math.isnan(value) and value <= 1
+    ok = ok and (value > 0 if open_low else value >= 0)
+    if not ok:
+        interval = "(0, 1]" if open_low else "[0, 1]"
+        raise _fail(role, f"{role}={value!r} is not a number in {interval}", hint)
+    return float(value)
+
+
+def max_fpr(value: Any) -> float | None:
+    return fraction(
+        "max_fpr", value, hint="max_fpr is the false positive rate where the partial area stops"
+    )
+
+
+def metric_names(value: Any, known: Sequence[str], role: str = "metrics") -> list[str]:
+    """A non-empty list of distinct metric names, each one of ``known``."""
+    if isinstance(value, str) or not isinstance(value, Sequence):
+        raise _fail(
+            role,
+            f"{role}={value!r} is not a list of metric names",
+            f"pass a list such as {role}=['f1']; choose from {list(known)}",
+        )
+    names = list(value)
+    if not names:
+        raise _fail(role, f"{role}=[] names no metric", f"choose from {list(known)}")
+    for i, name in enumerate(names):
+        if not isinstance(name, str) or name not in known:
+            raise InputError(
+                f"unknown metric {name!r}",
+                role=role,
+                rule="unknown_metric",
+                hint=f"choose from {list(known)}",
+            )
+        if name in names[:i]:
+            raise _fail(role, f"{role} lists {name!r} twice", "list each metric once")
+    return names
+
+
+def column_name(role: str, value: Any) -> str:
+    if not isinstance(value, str) or not value:
+        raise InputError(
+            f"{role} must be a column name, got {value!r}",
+            role=role,
+            rule="column_type",
+            hint="pass the column's name as a non-empty string",
+        )
+    return value
+
+
+def group_columns(
+    by: Any, *, roles: Mapping[str, str] | None = None, outputs: Sequence[str] = ()
+) -> list[str]:
+    """``by`` as a list of distinct column names that collide with no role and no output.
+
+    A group column named like a column the call reads (``y``, ``yhat``...) or like a column
+    of the result (``label``, ``tp``, ``accuracy``...) would be overwritten or ambiguous.
+    """
+    if by is None:
+        return []
+    names = [by] if isinstance(by, str) else by
+    if not isinstance(names, Sequence):
+        raise InputError(
+            f"by={by!r} is not a column name or a list of them",
+            role="by",
+            rule="column_type",
+            hint="pass by='model' or by=['model', 'region']",
+        )
+    names = [column_name("by", n) for n in names]
+    for i, name in enumerate(names):
+        clash = None
+        if name in names[:i]:
+            clash = "it is listed twice"
+        elif roles and name in roles.values():
+            role = next(r for r, c in roles.items() if c == name)
+            clash = f"it is also the {role} column"
+        elif name in outputs:
+            clash = "the result has a column of that name"
+        elif name.startswith("__clf_"):
+            clash = "the prefix '__clf_' is reserved for clfeval's working columns"
+        if clash is not None:
+            raise InputError(
+                f"group column {name!r} cannot be used: {clash}",
+                column=name,
+                role="by",
+                rule="by_name",
+                hint="group by distinct columns that are not inputs or outputs of the call; "
+                "rename one (e.g. df.rename({...}))",
+            )
+    return names
