@@ -176,7 +176,7 @@ def test_multiclass_calibration_is_one_vs_rest() -> None:
 
 def test_probabilities_outside_unit_interval_raise() -> None:
     df = pl.DataFrame({"y": [0, 1, 1], "p": [0.2, 1.2, 0.7]})
-    with pytest.raises(InputError, match=r"'p' \(score\) has 1 value\(s\) outside \[0, 1\]") as err:
+    with pytest.raises(InputError, match=r"'p' \(proba\) has 1 value\(s\) outside \[0, 1\]") as err:
         calibration(df, "y", "p")
     assert err.value.rule == "probability_range"
     assert err.value.column == "p"

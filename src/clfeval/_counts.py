@@ -19,20 +19,52 @@ from typing import Any, Literal
 
 import polars as pl
 
+from clfeval import _options
 from clfeval._validate import Frame, Prepared, check_labels_present, prepare
 from clfeval.exceptions import InputError
 
 IntoExpr = str | pl.Expr
 N = "__clf_n"  # the weight column of the aggregated (by, y, yhat) frame
 YHAT_COPY = "__clf_yhat_copy"  # yhat when it is the same column as y
+COUNTS_COLUMNS = ("label", "tp", "fp", "fn", "tn", "support")
 
 
 def col(c: IntoExpr) -> pl.Expr:
     return pl.col(c) if isinstance(c, str) else c
 
 
+def share(part: pl.Expr, total: pl.Expr) -> pl.Expr:
+    """``part / total`` divided exactly, also when ``total`` is one aggregated value.
+
+    Polars 2.1 divides a column by a broadcast scalar through its reciprocal (98 / 98 gives
+    0.9999999999999999); "+ 0.0 * part" lays the total out like the column, which divides
+    exactly, as NumPy and scikit-learn do.
+    """
+    return part / (total + 0.0 * part)
+
+
 def weight_expr(weight: IntoExpr | None) -> pl.Expr | None:
     return None if weight is None else col(weight).cast(pl.Float64)
+
+
+def guard(
+    value: pl.Expr, weight: IntoExpr | None = None, probabilities: Sequence[pl.Expr] = ()
+) -> pl.Expr:
+    """``value``, or null where the group holds a row that makes the metric meaningless.
+
+    Expressions cannot raise on data (they run inside other people's queries): a negative,
+    NaN or infinite weight, or a probability outside [0, 1], makes the result null, never a
+    number. A null weight or a NaN probability only leaves its row out.
+    """
+    bad = []
+    if weight is not None:
+        w = col(weight).cast(pl.Float64)
+        bad.append(~w.is_finite() | (w < 0))
+    for p in probabilities:
+        bad.append(((p < 0) | (p > 1)) & ~p.is_nan())
+    if not bad:
+        return value
+    return pl.when(pl.any_horizontal(bad).any()).then(None).otherwise(value)
 
 
 def sums_by_key(key: pl.Expr, value: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
@@ -210,14 +242,24 @@ def label_pairs(
     by: Any,
     weight: str | None,
     missing: Any,
+    outputs: Sequence[str],
 ) -> tuple[Prepared, pl.LazyFrame, str]:
     """Validate, then group by ``(by, y, yhat)`` once: the start of every label frame function.
 
     Eager input collects that small frame here, checks the class set on it, and the rest of
-    the plan runs on it; lazy input stays lazy.
+    the plan runs on it; lazy input stays lazy. ``outputs`` are the result's columns, which a
+    group column may not be named like.
     """
     prep = prepare(
-        data, y=y, yhat=yhat, weight=weight, by=by, labels=labels, missing=missing, classes=False
+        data,
+        y=y,
+        yhat=yhat,
+        weight=weight,
+        by=by,
+        labels=labels,
+        missing=missing,
+        classes=False,
+        outputs=outputs,
     )
     return pairs_of(prep, y, yhat, weight, labels)
 
@@ -269,16 +311,19 @@ def confusion_matrix(
     >>> confusion_matrix(df, "y", "yhat", labels=[1, 0])["count"].to_list()
     [2, 1, 0, 1]
     """
-    if normalize not in (None, "true", "pred", "all"):
-        raise InputError(
-            f"normalize={normalize!r} is not None, 'true', 'pred' or 'all'",
-            role="normalize",
-            rule="option",
-            hint="'true' divides by the actual class's total, 'pred' by the "
-            "predicted class's total, 'all' by the grand total",
-        )
+    _options.choice(
+        "normalize",
+        normalize,
+        (None, "true", "pred", "all"),
+        "'true' divides by the actual class's total, 'pred' by the predicted class's total, "
+        "'all' by the grand total",
+    )
+    _options.flag("wide", wide)
+    outputs = ["actual", "predicted", "count" if normalize is None else "value"]
+    if wide and labels is not None:
+        outputs += [str(v) for v in labels]
     prep, pairs, yhat = label_pairs(
-        data, y, yhat, labels=labels, by=by, weight=weight, missing=missing
+        data, y, yhat, labels=labels, by=by, weight=weight, missing=missing, outputs=outputs
     )
     classes = _labels_frame(prep.by, pairs, y, yhat, labels)
     b = prep.by
@@ -343,6 +388,16 @@ def _wide(
         .select(label_text(pl.col("v"), dtype).alias("v"))["v"]
         .to_list()
     )
+    taken = [n for n in names if n in (*by, "actual")]
+    if taken:
+        raise InputError(
+            f"wide=True would name a column {taken[0]!r} twice: it is a class and a group or "
+            "the 'actual' column",
+            column=taken[0],
+            role="by",
+            rule="by_name",
+            hint="rename the group column, or use the long form (wide=False)",
+        )
     cells = [
         pl.col(measure).filter(pl.col("predicted") == value).sum().alias(name)
         for value, name in zip(labels, names)
@@ -379,7 +434,7 @@ def counts(
     ('a', 1, 1, 0, 1, 1)
     """
     prep, pairs, yhat = label_pairs(
-        data, y, yhat, labels=labels, by=by, weight=weight, missing=missing
+        data, y, yhat, labels=labels, by=by, weight=weight, missing=missing, outputs=COUNTS_COLUMNS
     )
     return prep.finish(counts_from_pairs(pairs, prep.by, y, yhat, labels))
 

@@ -28,6 +28,7 @@ from typing import Any, Literal
 
 import polars as pl
 
+from clfeval import _options
 from clfeval._label import divide
 from clfeval._validate import (
     NOT_GIVEN,
@@ -83,6 +84,14 @@ def expand_list_scores(
         dtype = schema.get(score)
         if not isinstance(dtype, pl.List | pl.Array):
             return data, score
+        if not dtype.inner.is_numeric():
+            raise InputError(
+                f"column {score!r} (score) holds lists of {dtype.inner}, not of numbers",
+                column=score,
+                role="score",
+                rule="dtype",
+                hint="per-class scores must be numbers",
+            )
         if labels is None:
             raise InputError(
                 f"column {score!r} holds a list of scores per row; labels= must name them",
@@ -149,10 +158,10 @@ def setup(
         probability=probability,
         classes=multiclass,
         pos_label=NOT_GIVEN if multiclass else pos_label,
+        pos_in_y=not multiclass,
+        outputs=[*RESERVED, *(["label"] if multiclass else [])],
+        score_role="proba" if probability else "score",
     )
-    for name in prep.by:
-        if name in RESERVED or name.startswith("__clf_") or (name == "label" and multiclass):
-            raise _collision(name)
     dtype = prep.frame.collect_schema()[y]
     w = [pl.col(weight).cast(pl.Float64).alias(W)] if weight is not None else []
     if isinstance(scores, str):
@@ -194,16 +203,6 @@ def binary_long(
         pl.col(score).cast(pl.Float64).alias(S),
         (pl.col(y) == pos_label).alias(POS),
         *w,
-    )
-
-
-def _collision(name: str) -> InputError:
-    return InputError(
-        f"group column {name!r} collides with an output column",
-        column=name,
-        role="by",
-        rule="by_name",
-        hint="rename the group column",
     )
 
 
@@ -439,6 +438,7 @@ def roc_curve(
     >>> roc_curve(df, "y", "s")["tpr"].to_list()
     [0.0, 0.5, 0.5, 1.0, 1.0]
     """
+    _options.flag("drop_intermediate", drop_intermediate)
     prep, table, keys, _ = counts_table(
         data, y, score, pos_label, labels, by, weight, missing, nonfinite
     )
@@ -483,6 +483,7 @@ def pr_curve(
     >>> pr_curve(df, "y", "s")["recall"].to_list()
     [1.0, 1.0, 0.5, 0.5, 0.0]
     """
+    _options.flag("drop_intermediate", drop_intermediate)
     prep, table, keys, _ = counts_table(
         data, y, score, pos_label, labels, by, weight, missing, nonfinite
     )
@@ -540,6 +541,7 @@ def det_curve(
     >>> det_curve(df, "y", "s")["fnr"].to_list()
     [0.0, 0.5, 0.5]
     """
+    _options.flag("drop_intermediate", drop_intermediate)
     prep, table, keys, _ = counts_table(
         data, y, score, pos_label, labels, by, weight, missing, nonfinite
     )

@@ -18,13 +18,16 @@ from typing import Any, Literal
 
 import polars as pl
 
+from clfeval import _options
 from clfeval._counts import (
     IntoExpr,
     OvR,
     binary_counts,
     class_index,
     col,
+    guard,
     ovr_counts,
+    share,
     valid_rows,
     weight_expr,
 )
@@ -71,7 +74,12 @@ RATIOS: dict[str, Ratio] = {
 
 
 def fbeta_ratio(beta: float) -> Ratio:
-    """F-beta = (1 + b²)·tp / ((1 + b²)·tp + b²·fn + fp) = (1 + b²)·tp / (b²·support + pred)."""
+    """F-beta = (1 + b²)·tp / ((1 + b²)·tp + b²·fn + fp) = (1 + b²)·tp / (b²·support + pred).
+
+    β = inf is recall (scikit-learn's limit); β = 0 is precision.
+    """
+    if beta == float("inf"):
+        return RATIOS["recall"]
     b2 = beta * beta
     return lambda c, z: divide((1 + b2) * c.tp, b2 * c.support + c.pred, z)
 
@@ -90,10 +98,12 @@ def averaged(
     """Apply a per-class ratio under an averaging rule (scikit-learn's semantics)."""
     check_options(average=average, labels=labels, zero_division=zero_division)
     if average == "binary":
-        return ratio(binary_counts(y, yhat, pos_label, weight), zero_division)
-    return average_ratio(
+        _options.class_value("pos_label", pos_label)
+        return guard(ratio(binary_counts(y, yhat, pos_label, weight), zero_division), weight)
+    value = average_ratio(
         ratio, ovr_counts(y, yhat, labels=labels, weight=weight), average, zero_division
     )
+    return guard(value, weight)
 
 
 def average_ratio(ratio: Ratio, c: OvR, average: Average, zero_division: ZeroDivision) -> pl.Expr:
@@ -131,18 +141,24 @@ def balanced_from(c: OvR, adjusted: bool) -> pl.Expr:
 
 
 def mcc_from(c: OvR) -> pl.Expr:
-    """Gorodkin's R_K from per-class actual (t), predicted (p) and correct counts."""
-    s, correct = c.support.sum(), c.tp.sum()
-    cov_tp = correct * s - (c.support * c.pred).sum()
-    cov_pp = s * s - (c.pred * c.pred).sum()
-    cov_tt = s * s - (c.support * c.support).sum()
+    """Gorodkin's R_K from per-class actual (t), predicted (p) and correct counts.
+
+    Computed on the shares t/s, p/s and correct/s (the coefficient does not depend on the
+    scale), so huge weights cannot overflow the products.
+    """
+    s = c.pred.sum()  # scikit-learn's n_samples: the sum of the predicted totals
+    t, p, correct = share(c.support, s), share(c.pred, s), c.tp.sum() / s
+    cov_tp = correct - (t * p).sum()
+    cov_pp = 1.0 - (p * p).sum()
+    cov_tt = 1.0 - (t * t).sum()
     den = cov_pp * cov_tt
-    return pl.when(den == 0).then(0.0).otherwise(cov_tp / den.sqrt())
+    return pl.when((den == 0) | (s == 0)).then(0.0).otherwise(cov_tp / den.sqrt())
 
 
 def kappa_from(observed: pl.Expr, expected: pl.Expr) -> pl.Expr:
-    """1 - observed / expected disagreement; null when the expected one is (close to) 0."""
-    undefined = (expected.abs() <= 1e-8) | expected.is_nan()  # NaN: no weight at all
+    """1 - observed / expected disagreement (both as shares of the rows); null when the
+    expected one is (close to) 0."""
+    undefined = (expected.abs() <= 1e-12) | expected.is_nan()  # NaN: no weight at all
     kappa = pl.when(undefined).then(None).otherwise(1 - observed / expected)
     return kappa.cast(pl.Float64)
 
@@ -243,7 +259,7 @@ def fbeta(
     0.5
     """
     return averaged(
-        fbeta_ratio(beta),
+        fbeta_ratio(_options.beta(beta)),
         y,
         yhat,
         average=average,
@@ -312,7 +328,7 @@ def accuracy(y: IntoExpr, yhat: IntoExpr, *, weight: IntoExpr | None = None) -> 
     valid = valid_rows(y, yhat, w)
     w = valid.cast(pl.Float64) if w is None else pl.when(valid).then(w).otherwise(0.0)
     hit = (y == yhat).fill_null(False)
-    return divide((w * hit).sum(), w.sum(), None).alias("accuracy")
+    return guard(divide((w * hit).sum(), w.sum(), None), weight).alias("accuracy")
 
 
 def balanced_accuracy(
@@ -334,8 +350,9 @@ def balanced_accuracy(
     >>> round(df.select(balanced_accuracy("y", "yhat")).item(), 4)
     0.8333
     """
+    _options.flag("adjusted", adjusted)
     score = balanced_from(ovr_counts(y, yhat, weight=weight), adjusted)
-    return score.alias("balanced_accuracy")
+    return guard(score, weight).alias("balanced_accuracy")
 
 
 def mcc(y: IntoExpr, yhat: IntoExpr, *, weight: IntoExpr | None = None) -> pl.Expr:
@@ -356,7 +373,7 @@ def mcc(y: IntoExpr, yhat: IntoExpr, *, weight: IntoExpr | None = None) -> pl.Ex
     >>> round(df.select(mcc("y", "yhat")).item(), 4)
     0.5774
     """
-    return mcc_from(ovr_counts(y, yhat, weight=weight)).alias("mcc")
+    return guard(mcc_from(ovr_counts(y, yhat, weight=weight)), weight).alias("mcc")
 
 
 def cohen_kappa(
@@ -384,21 +401,21 @@ def cohen_kappa(
     >>> df.select(cohen_kappa("y", "yhat")).item()
     0.5
     """
-    if weights not in (None, "linear", "quadratic"):
-        from clfeval.exceptions import InputError
-
-        raise InputError(
-            f"weights={weights!r} is not None, 'linear' or 'quadratic'",
-            role="weights",
-            rule="option",
-            hint="weights sets how far apart two classes are in the class order",
-        )
+    _options.choice(
+        "weights",
+        weights,
+        (None, "linear", "quadratic"),
+        "weights sets how far apart two classes are in the class order",
+    )
+    labels = _options.labels(labels)
     c = ovr_counts(y, yhat, labels=labels, weight=weight, restrict=True)
-    t, p = c.support, c.pred
-    s = t.sum()
+    # disagreements as shares of the total s (kappa does not depend on the scale, and huge
+    # weights cannot overflow the products)
+    s = c.support.sum()
+    t, p = share(c.support, s), share(c.pred, s)
     if weights is None:
-        observed = s - c.tp.sum()
-        expected = s - (t * p).sum() / s
+        observed = 1.0 - c.tp.sum() / s
+        expected = 1.0 - (t * p).sum()
     else:
         yv, pv, w = col(y), col(yhat), weight_expr(weight)
         valid = valid_rows(yv, pv, w)
@@ -409,14 +426,14 @@ def cohen_kappa(
             pl.Float64
         )
         if weights == "linear":
-            observed = (wv * gap.abs()).filter(valid).sum()
+            observed = (wv * gap.abs()).filter(valid).sum() / s
             ct, cp = t.cum_sum(), p.cum_sum()
-            expected = (ct * (s - cp) + cp * (s - ct)).sum() / s
+            expected = (ct * (1.0 - cp) + cp * (1.0 - ct)).sum()
         else:
-            observed = (wv * gap * gap).filter(valid).sum()
+            observed = (wv * gap * gap).filter(valid).sum() / s
             k = pl.int_range(t.len(), dtype=pl.Int64).cast(pl.Float64)
-            expected = (t * k * k).sum() + (p * k * k).sum() - 2 * (t * k).sum() * (p * k).sum() / s
-    return kappa_from(observed, expected).alias("cohen_kappa")
+            expected = (t * k * k).sum() + (p * k * k).sum() - 2 * (t * k).sum() * (p * k).sum()
+    return guard(kappa_from(observed, expected), weight).alias("cohen_kappa")
 
 
 def prevalence(y: IntoExpr, *, pos_label: Any = 1, weight: IntoExpr | None = None) -> pl.Expr:
@@ -433,7 +450,9 @@ def prevalence(y: IntoExpr, *, pos_label: Any = 1, weight: IntoExpr | None = Non
     >>> pl.DataFrame({"y": [1, 0, 0, 0]}).select(prevalence("y")).item()
     0.25
     """
-    y, w = col(y), weight_expr(weight)
-    valid = valid_rows(y, w)
+    _options.class_value("pos_label", pos_label)
+    yv, w = col(y), weight_expr(weight)
+    valid = valid_rows(yv, w)
     w = valid.cast(pl.Float64) if w is None else pl.when(valid).then(w).otherwise(0.0)
-    return divide((w * (y == pos_label).fill_null(False)).sum(), w.sum(), None).alias("prevalence")
+    share = divide((w * (yv == pos_label).fill_null(False)).sum(), w.sum(), None)
+    return guard(share, weight).alias("prevalence")

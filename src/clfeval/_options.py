@@ -205,7 +205,7 @@ def metric_names(value: Any, known: Sequence[str], role: str = "metrics") -> lis
     for i, name in enumerate(names):
         if not isinstance(name, str) or name not in known:
             raise InputError(
-                f"unknown metric {name!r}",
+                f"unknown metric {name!r} in {role}=",
                 role=role,
                 rule="unknown_metric",
                 hint=f"choose from {list(known)}",
@@ -246,23 +246,23 @@ def group_columns(
         )
     names = [column_name("by", n) for n in names]
     for i, name in enumerate(names):
-        clash = None
+        problem = None
         if name in names[:i]:
-            clash = "it is listed twice"
+            problem = "is listed twice"
         elif roles and name in roles.values():
             role = next(r for r, c in roles.items() if c == name)
-            clash = f"it is also the {role} column"
+            problem = f"collides with the {role} column"
         elif name in outputs:
-            clash = "the result has a column of that name"
+            problem = "collides with an output column of the same name"
         elif name.startswith("__clf_"):
-            clash = "the prefix '__clf_' is reserved for clfeval's working columns"
-        if clash is not None:
+            problem = "uses the prefix '__clf_', reserved for clfeval's working columns"
+        if problem is not None:
             raise InputError(
-                f"group column {name!r} cannot be used: {clash}",
+                f"group column {name!r} {problem}",
                 column=name,
                 role="by",
                 rule="by_name",
-                hint="group by distinct columns that are not inputs or outputs of the call; "
-                "rename one (e.g. df.rename({...}))",
+                hint="group by distinct columns that are neither read by the call nor named "
+                "like its output columns; rename one (df.rename({...}))",
             )
     return names

@@ -19,11 +19,11 @@ from typing import Any, Literal
 
 import polars as pl
 
-from clfeval._counts import IntoExpr, col, sums_by_key, weight_expr
+from clfeval import _options
+from clfeval._counts import IntoExpr, col, guard, sums_by_key, weight_expr
 from clfeval._curves import POS, FrameScore, K, S, W, finish, setup
 from clfeval._score import ScoreArg, class_scores, is_class, score_valid
-from clfeval._validate import Frame, Missing, check_proba_sums
-from clfeval.exceptions import InputError
+from clfeval._validate import Frame, Missing, check_proba_sums, is_score
 
 __all__ = ["brier", "calibration", "ece", "log_loss"]
 
@@ -72,14 +72,15 @@ def log_loss(
     yv, w = col(y), weight_expr(weight)
     per_class = class_scores(proba, labels)
     if per_class is None:
+        _options.class_value("pos_label", pos_label)
         p = col(proba).cast(F64)  # type: ignore[arg-type]
         valid = score_valid(yv, [p], w)
         own = pl.when(yv == pos_label).then(_clip(p)).otherwise(_clip(1 - p))
-        return _mean(-own.log(), valid, w).alias("log_loss")
+        return guard(_mean(-own.log(), valid, w), weight, [p]).alias("log_loss")
     classes, columns = per_class
     valid = score_valid(yv, columns, w) & is_class(yv, classes)
     own = pl.coalesce([pl.when(yv == c).then(_clip(p)) for c, p in zip(classes, columns)])
-    return _mean(-own.log(), valid, w).alias("log_loss")
+    return guard(_mean(-own.log(), valid, w), weight, columns).alias("log_loss")
 
 
 def brier(
@@ -110,32 +111,23 @@ def brier(
     yv, w = col(y), weight_expr(weight)
     per_class = class_scores(proba, labels)
     if per_class is None:
+        _options.class_value("pos_label", pos_label)
         p = col(proba).cast(F64)  # type: ignore[arg-type]
         valid = score_valid(yv, [p], w)
         gap = (yv == pos_label).cast(F64) - p
-        return _mean(gap * gap, valid, w).alias("brier")
+        return guard(_mean(gap * gap, valid, w), weight, [p]).alias("brier")
     classes, columns = per_class
     valid = score_valid(yv, columns, w) & is_class(yv, classes)
     squares = pl.sum_horizontal([((yv == c).cast(F64) - p) ** 2 for c, p in zip(classes, columns)])
     if len(classes) < 3:
         squares = squares * 0.5
-    return _mean(squares, valid, w).alias("brier")
+    return guard(_mean(squares, valid, w), weight, columns).alias("brier")
 
 
 def uniform_edges(n_bins: int) -> list[float]:
     """``np.linspace(0, 1, n_bins + 1)`` exactly (i·(1/n), then 1.0)."""
     step = 1.0 / n_bins
     return [i * step for i in range(n_bins)] + [1.0]
-
-
-def _check_bins(n_bins: Any) -> None:
-    if not isinstance(n_bins, int) or n_bins < 1:
-        raise InputError(
-            f"n_bins={n_bins!r} is not a positive integer",
-            role="n_bins",
-            rule="option",
-            hint="n_bins is the number of probability bins",
-        )
 
 
 def ece(
@@ -164,14 +156,14 @@ def ece(
     >>> round(df.select(ece("y", "p", n_bins=2)).item(), 4)
     0.175
     """
-    _check_bins(n_bins)
-    if kind not in ("expected", "max"):
-        raise InputError(
-            f"kind={kind!r} is not 'expected' or 'max'",
-            role="kind",
-            rule="option",
-            hint="'expected' weighs each bin by its size, 'max' takes the worst bin",
-        )
+    n_bins = _options.n_bins(n_bins)
+    _options.choice(
+        "kind",
+        kind,
+        ("expected", "max"),
+        "'expected' weighs each bin by its size, 'max' takes the worst bin",
+    )
+    _options.class_value("pos_label", pos_label)
     yv, w, p = col(y), weight_expr(weight), col(proba).cast(F64)
     valid = score_valid(yv, [p], w)
     inner = pl.lit(pl.Series(uniform_edges(n_bins)[1:-1], dtype=F64))
@@ -186,9 +178,8 @@ def ece(
     else:
         sizes = sums_by_key(bins, wv)[1]
         value = pl.when(sizes > 0).then(gaps.abs() / sizes).max()
-    return (
-        pl.when(total > 0).then(value).otherwise(None).alias("ece" if kind == "expected" else "mce")
-    )
+    value = guard(pl.when(total > 0).then(value).otherwise(None), weight, [p])
+    return value.alias("ece" if kind == "expected" else "mce")
 
 
 # --- front-door checks and the calibration curve -------------------------------------------
@@ -248,14 +239,13 @@ def calibration(
     >>> calibration(df, "y", "p", n_bins=2)["fraction_positive"].to_list()
     [0.3333333333333333, 1.0]
     """
-    _check_bins(n_bins)
-    if strategy not in ("uniform", "quantile"):
-        raise InputError(
-            f"strategy={strategy!r} is not 'uniform' or 'quantile'",
-            role="strategy",
-            rule="option",
-            hint="'uniform' splits [0, 1] evenly, 'quantile' puts as many rows in each bin",
-        )
+    n_bins = _options.n_bins(n_bins)
+    _options.choice(
+        "strategy",
+        strategy,
+        ("uniform", "quantile"),
+        "'uniform' splits [0, 1] evenly, 'quantile' puts as many rows in each bin",
+    )
     prep, long, keys = setup(
         data,
         y,
@@ -269,7 +259,7 @@ def calibration(
         probability=True,
     )
     if K in keys:
-        named = {r: c for r, c in prep.roles.items() if r.startswith("score")}
+        named = {r: c for r, c in prep.roles.items() if is_score(r)}
         check_proba_sums(prep, named)
     if weight is not None:
         long = long.filter(pl.col(W) != 0)

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from clfeval import _label
+from clfeval import _label, _options
 from clfeval._counts import N, counts_from_pairs, label_text, ovr_from_counts, pairs_of
 from clfeval._validate import (
     NOT_GIVEN,
@@ -26,6 +26,7 @@ from clfeval._validate import (
     check_pos_label,
     check_proba_sums,
     prepare,
+    score_columns,
 )
 from clfeval.exceptions import InputError
 
@@ -110,15 +111,6 @@ def _score_metric(name: str, y: str, score: Any, opts: dict[str, Any]) -> pl.Exp
     raise AssertionError(name)
 
 
-def _unknown_metric(name: str, known: Sequence[str]) -> InputError:
-    return InputError(
-        f"unknown metric {name!r}",
-        role="metrics",
-        rule="unknown_metric",
-        hint=f"choose from {list(known)}",
-    )
-
-
 def _group_eval(frame: pl.LazyFrame, by: list[str], exprs: list[pl.Expr]) -> pl.LazyFrame:
     if not by:
         return frame.select(exprs)
@@ -174,6 +166,7 @@ def metrics(
     (0.75, 0.6666666666666666)
     """
     check_options(average=average, labels=labels, zero_division=zero_division)
+    beta = _options.beta(beta)
     if yhat is None and score is None:
         raise InputError(
             "metrics needs yhat= or score=",
@@ -181,6 +174,7 @@ def metrics(
             rule="missing_argument",
             hint="pass the predicted-class column, the score column, or both",
         )
+    known = (*LABEL_METRICS, *SCORE_DEFAULT) if average is not None else (*AVERAGED, "support")
     if metrics is None:
         if average is None:
             names = ["precision", "recall", "f1", "support"]
@@ -190,11 +184,8 @@ def metrics(
                 *(SCORE_DEFAULT if score is not None else ()),
             ]
     else:
-        names = list(metrics)
-    known = (*LABEL_METRICS, *SCORE_DEFAULT) if average is not None else (*AVERAGED, "support")
+        names = _options.metric_names(metrics, known)
     for name in names:
-        if name not in known:
-            raise _unknown_metric(name, known)
         if name in LABEL_METRICS and yhat is None:
             raise InputError(
                 f"metric {name!r} needs yhat=",
@@ -209,9 +200,9 @@ def metrics(
                 rule="missing_argument",
                 hint="pass the score/probability column",
             )
-    from clfeval._validate import score_columns
-
     scores = score_columns(score, labels)
+    binary_score = isinstance(scores, str) and any(n in SCORE_DEFAULT for n in names)
+    uses_pos = binary_score or (average == "binary" and any(n in AVERAGED for n in names))
     prep = prepare(
         data,
         y=y,
@@ -224,7 +215,9 @@ def metrics(
         nonfinite=nonfinite,
         classes=False,
         probability=any(n in ("log_loss", "brier") for n in names),
-        pos_label=pos_label if yhat is None and isinstance(scores, str) else NOT_GIVEN,
+        pos_label=pos_label if uses_pos else NOT_GIVEN,
+        pos_in_y=binary_score,
+        outputs=[*names, "n_excluded", *(["label"] if average is None else [])],
     )
     if isinstance(scores, dict) and any(n in ("log_loss", "brier") for n in names):
         check_proba_sums(prep, scores)
@@ -349,6 +342,7 @@ def _per_class(
 # --- Report ---------------------------------------------------------------------------------
 
 AVG_ROWS = ("macro avg", "weighted avg")
+REPORT_COLUMNS = ("label", "precision", "recall", "f1", "support")
 
 
 @dataclass
@@ -563,9 +557,20 @@ def report(
     <BLANKLINE>
     """
     check_options(labels=labels, zero_division=zero_division)
-    from clfeval._validate import score_columns
-
+    digits = _options.digits(digits)
+    if target_names is not None and (
+        isinstance(target_names, str)
+        or not isinstance(target_names, Sequence)
+        or not all(isinstance(n, str) for n in target_names)
+    ):
+        raise InputError(
+            f"target_names={target_names!r} is not a list of strings",
+            role="target_names",
+            rule="target_names",
+            hint="give one name per class, in the class order",
+        )
     scores = score_columns(score, labels)
+    binary_score = isinstance(scores, str)
     prep = prepare(
         data,
         y=y,
@@ -578,7 +583,10 @@ def report(
         nonfinite=nonfinite,
         probability=scores is not None,
         classes=False,
+        pos_label=pos_label if binary_score else NOT_GIVEN,
+        pos_in_y=binary_score,
         scan_lazy=True,
+        outputs=[*REPORT_COLUMNS, *SCORE_DEFAULT, "strategy", "n_excluded"],
     )
     if isinstance(scores, dict):
         check_proba_sums(prep, scores)
@@ -815,19 +823,28 @@ def baseline(
     [0.75, 0.75, 0.5]
     """
     check_options(average=average, labels=labels, zero_division=zero_division)
-    prep = prepare(data, y=y, weight=weight, by=by, labels=labels, missing=missing)
-    b = prep.by
-    classes = prep.classes
     binary = average == "binary"
+    known = (*LABEL_METRICS, "log_loss", "brier")
     names = (
-        list(metrics)
+        _options.metric_names(metrics, known)
         if metrics is not None
         else [*LABEL_DEFAULT, *(("log_loss", "brier") if binary else ())]
     )
-    known = (*LABEL_METRICS, "log_loss", "brier")
-    for name in names:
-        if name not in known:
-            raise _unknown_metric(name, known)
+    uses_pos = any(n in ("log_loss", "brier") for n in names) or (
+        binary and any(n in AVERAGED for n in names)
+    )
+    prep = prepare(
+        data,
+        y=y,
+        weight=weight,
+        by=by,
+        labels=labels,
+        missing=missing,
+        pos_label=pos_label if uses_pos else NOT_GIVEN,
+        outputs=["strategy", *names],
+    )
+    b = prep.by
+    classes = prep.classes
     if classes is not None:
         check_labels_present(classes, labels, y)
     if classes is not None and binary and any(n in AVERAGED for n in names):

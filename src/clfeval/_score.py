@@ -23,7 +23,8 @@ from typing import Any, Literal
 
 import polars as pl
 
-from clfeval._counts import IntoExpr, OvR, col, valid_rows, weight_expr
+from clfeval import _options
+from clfeval._counts import IntoExpr, OvR, col, guard, share, valid_rows, weight_expr
 from clfeval._curves import (
     COUNT_COLUMNS,
     FP,
@@ -60,15 +61,23 @@ F64 = pl.Float64
 
 
 def list_element(column: pl.Expr, i: int) -> pl.Expr:
-    """Element ``i`` of a List or Array column, as Float64 (null when the list is short)."""
-    return column.cast(pl.List(F64)).list.get(i, null_on_oob=True)
+    """Element ``i`` of a List or Array column of numbers, as Float64 (null when short).
+
+    The cast is not strict because Polars 2.1's strict Array -> List cast fails on the null
+    rows that ``when/then`` masks produce; a list of numbers converts without loss (the
+    front door checks the inner dtype).
+    """
+    return column.cast(pl.List(F64), strict=False).list.get(i, null_on_oob=True)
 
 
 def class_scores(
     score: ScoreArg, labels: Sequence[Any] | None
 ) -> tuple[list[Any], list[pl.Expr]] | None:
     """``(classes, one Float64 score expression per class)``, or None for a binary score."""
+    labels = _options.labels(labels)
     if isinstance(score, Mapping):
+        for key in score:
+            _options.class_value("score", key)
         mapping = dict(score)
         if labels is not None:
             missing = [label for label in labels if label not in mapping]
@@ -123,14 +132,7 @@ def is_class(y: pl.Expr, classes: Sequence[Any]) -> pl.Expr:
 
 
 def check_average(average: Any, allowed: Sequence[Any]) -> None:
-    if average not in allowed:
-        raise InputError(
-            f"average={average!r} is not one of {list(allowed)}",
-            role="average",
-            rule="option",
-            hint="'macro' is the plain mean over classes, 'weighted' weights them by support, "
-            "'micro' pools every (row, class) pair, None gives one value per class",
-        )
+    _options.average(average, allowed)
 
 
 def combine(values: list[pl.Expr], support: list[pl.Expr], average: Average) -> pl.Expr:
@@ -216,23 +218,19 @@ def curve_stat(pos: pl.Expr, s: pl.Expr, w: pl.Expr | None, valid: pl.Expr, stat
     return rows.list.eval(stat(tps, fps)).list.first()
 
 
-def _share(part: pl.Expr, total: pl.Expr) -> pl.Expr:
-    """part / total dividing exactly (a broadcast total would divide by its reciprocal)."""
-    return part / (total + 0.0 * part)
-
-
 def auroc_stat(max_fpr: float | None) -> Stat:
-    """Trapezoids under (fpr, tpr): Σ (fp_i − fp_{i−1})·(tp_i + tp_{i−1}) / (2·P·N) on the
-    unscaled counts (fewer full-length temporaries); with ``max_fpr`` the McClish-standardised
-    partial area. Null unless both classes are present."""
+    """Trapezoids under (fpr, tpr): Σ (fp_i − fp_{i−1})/N · (tp_i + tp_{i−1})/P / 2; with
+    ``max_fpr`` the McClish-standardised partial area. Null unless both classes are present."""
 
     def stat(tps: pl.Expr, fps: pl.Expr) -> pl.Expr:
         n_pos, n_neg = tps.last(), fps.last()
         if max_fpr is None or max_fpr == 1:
-            steps = (fps - fps.shift(1).fill_null(0.0)) * (tps + tps.shift(1).fill_null(0.0))
-            area = steps.sum() / (2.0 * n_pos * n_neg)
+            # each factor divided by its total before the product: huge weights cannot overflow
+            widths = share(fps - fps.shift(1).fill_null(0.0), n_neg)
+            heights = share(tps + tps.shift(1).fill_null(0.0), n_pos)
+            area = (widths * heights).sum() / 2.0
         else:  # trapezoids up to max_fpr, the crossing segment interpolated (np.interp)
-            fpr, tpr = _share(fps, n_neg), _share(tps, n_pos)
+            fpr, tpr = share(fps, n_neg), share(tps, n_pos)
             x0, y0 = fpr.shift(1).fill_null(0.0), tpr.shift(1).fill_null(0.0)
             full = (fpr - x0) * (tpr + y0) / 2.0
             m = float(max_fpr)
@@ -247,17 +245,18 @@ def auroc_stat(max_fpr: float | None) -> Stat:
 
 
 def ap_stat(tps: pl.Expr, fps: pl.Expr) -> pl.Expr:
-    """Σ (tp_i − tp_{i−1})·tp_i / (tp_i + fp_i) / P (recall steps times precision), null
-    without positives."""
+    """Σ (tp_i − tp_{i−1})/P · tp_i / (tp_i + fp_i) (recall steps times precision), null
+    without positives. Each factor is a share, so huge weights cannot overflow."""
     n_pos = tps.last()
-    steps = (tps - tps.shift(1).fill_null(0.0)) * tps / (tps + fps)  # 0/0 only off the steps
-    ap = steps.fill_nan(0.0).sum() / n_pos
+    recall_steps = share(tps - tps.shift(1).fill_null(0.0), n_pos)
+    steps = recall_steps * (tps / (tps + fps))  # 0/0 only off the steps
+    ap = steps.fill_nan(0.0).sum()
     return pl.when(n_pos > 0).then(ap.clip(lower_bound=0.0)).otherwise(None)
 
 
 def _ks_stat(tps: pl.Expr, fps: pl.Expr) -> pl.Expr:
     n_pos, n_neg = tps.last(), fps.last()
-    gap = (_share(tps, n_pos) - _share(fps, n_neg)).abs().max()
+    gap = (share(tps, n_pos) - share(fps, n_neg)).abs().max()
     return pl.when((n_pos > 0) & (n_neg > 0)).then(gap).otherwise(None)
 
 
@@ -324,26 +323,21 @@ def auroc(
     >>> df.select(auroc("y", "s")).item()
     0.75
     """
-    if max_fpr is not None and not 0 < max_fpr <= 1:
-        raise InputError(
-            f"max_fpr={max_fpr!r} is not in (0, 1]",
-            role="max_fpr",
-            rule="option",
-            hint="max_fpr is the false positive rate where the partial area stops",
-        )
-    if multi_class not in ("ovr", "ovo"):
-        raise InputError(
-            f"multi_class={multi_class!r} is not 'ovr' or 'ovo'",
-            role="multi_class",
-            rule="option",
-            hint="'ovr' is one-vs-rest, 'ovo' is Hand & Till's one-vs-one",
-        )
+    max_fpr = _options.max_fpr(max_fpr)
+    _options.choice(
+        "multi_class",
+        multi_class,
+        ("ovr", "ovo"),
+        "'ovr' is one-vs-rest, 'ovo' is Hand & Till's one-vs-one",
+    )
     yv, w = col(y), weight_expr(weight)
     per_class = class_scores(score, labels)
     if per_class is None:
+        _options.class_value("pos_label", pos_label)
         s = col(score).cast(F64)  # type: ignore[arg-type]
         valid = score_valid(yv, [s], w)
-        return binary_auroc((yv == pos_label).fill_null(False), s, w, valid, max_fpr).alias("auroc")
+        value = binary_auroc((yv == pos_label).fill_null(False), s, w, valid, max_fpr)
+        return guard(value, weight).alias("auroc")
     if max_fpr is not None and max_fpr != 1:
         raise InputError(
             "max_fpr (partial AUROC) is binary only",
@@ -354,9 +348,9 @@ def auroc(
     classes, scores = per_class
     if multi_class == "ovo":
         check_average(average, ("macro", "weighted"))
-        return _ovo(yv, classes, scores, w, average).alias("auroc")
+        return guard(_ovo(yv, classes, scores, w, average), weight).alias("auroc")
     check_average(average, ("macro", "weighted", "micro", None))
-    return _ovr(binary_auroc, yv, classes, scores, w, average).alias("auroc")
+    return guard(_ovr(binary_auroc, yv, classes, scores, w, average), weight).alias("auroc")
 
 
 def _ovo(
@@ -412,12 +406,15 @@ def average_precision(
 
     per_class = class_scores(score, labels)
     if per_class is None:
+        _options.class_value("pos_label", pos_label)
         s = col(score).cast(F64)  # type: ignore[arg-type]
         valid = score_valid(yv, [s], w)
-        return metric((yv == pos_label).fill_null(False), s, w, valid).alias("average_precision")
+        value = metric((yv == pos_label).fill_null(False), s, w, valid)
+        return guard(value, weight).alias("average_precision")
     check_average(average, ("macro", "weighted", "micro", None))
     classes, scores = per_class
-    return _ovr(metric, yv, classes, scores, w, average).alias("average_precision")
+    value = _ovr(metric, yv, classes, scores, w, average)
+    return guard(value, weight).alias("average_precision")
 
 
 def ks(
@@ -435,9 +432,11 @@ def ks(
     >>> df.select(ks("y", "s")).item()
     0.5
     """
+    _options.class_value("pos_label", pos_label)
     yv, w, s = col(y), weight_expr(weight), col(score).cast(F64)
     valid = score_valid(yv, [s], w)
-    return curve_stat((yv == pos_label).fill_null(False), s, w, valid, _ks_stat).alias("ks")
+    value = curve_stat((yv == pos_label).fill_null(False), s, w, valid, _ks_stat)
+    return guard(value, weight).alias("ks")
 
 
 def top_k_accuracy(
@@ -467,13 +466,7 @@ def top_k_accuracy(
     >>> df.select(top_k_accuracy("y", ["p0", "p1", "p2"], labels=[0, 1, 2])).item()
     0.75
     """
-    if not isinstance(k, int) or k < 1:
-        raise InputError(
-            f"k={k!r} is not a positive integer",
-            role="k",
-            rule="option",
-            hint="k is how many of the highest-scored classes count as a hit",
-        )
+    k = _options.k(k)
     yv, w = col(y), weight_expr(weight)
     one = pl.lit(1.0) if w is None else w
     per_class = class_scores(scores, labels)
@@ -487,7 +480,7 @@ def top_k_accuracy(
             pl.when(valid).then(one).otherwise(0.0).sum()
         )
         two = yv.filter(valid).n_unique() == 2
-        return pl.when(two).then(share).otherwise(None).alias("top_k_accuracy")
+        return guard(pl.when(two).then(share).otherwise(None), weight).alias("top_k_accuracy")
     classes, columns = per_class
     valid = score_valid(yv, columns, w) & is_class(yv, classes)
     own = pl.coalesce([pl.when(yv == c).then(s) for c, s in zip(classes, columns)])
@@ -498,7 +491,8 @@ def top_k_accuracy(
     hit = (ahead < k).cast(F64)
     den = pl.when(valid).then(one).otherwise(0.0).sum()
     num = pl.when(valid).then(one * hit).otherwise(0.0).sum()
-    return pl.when(den > 0).then(num / den).otherwise(None).alias("top_k_accuracy")
+    value = pl.when(den > 0).then(num / den).otherwise(None)
+    return guard(value, weight).alias("top_k_accuracy")
 
 
 # --- thresholds table and best threshold (frame functions over threshold counts) ---------
@@ -529,16 +523,6 @@ def _metric_columns(beta: float, zero_division: float | None) -> dict[str, pl.Ex
         "mcc": pl.when(den == 0).then(0.0).otherwise((tp * tn - fp * fn) / den.sqrt()),
         "youden_j": recall + specificity - 1.0,
     }
-
-
-def _check_beta(beta: float) -> None:
-    if not beta > 0:
-        raise InputError(
-            f"beta={beta!r} is not positive",
-            role="beta",
-            rule="option",
-            hint="beta > 1 weighs recall more, beta < 1 precision",
-        )
 
 
 def _table(
@@ -597,21 +581,17 @@ def thresholds(
     >>> thresholds(df, "y", "s", metrics=["precision"])["precision"].to_list()
     [1.0, 0.5, 0.6666666666666666, 0.5]
     """
-    chosen = list(METRIC_COLUMNS if metrics is None else metrics)
-    unknown = [m for m in chosen if m not in METRIC_COLUMNS]
-    if unknown:
-        raise InputError(
-            f"metrics {unknown!r} are not columns of the thresholds table",
-            role="metrics",
-            rule="option",
-            hint=f"choose from {METRIC_COLUMNS}",
-        )
-    _check_beta(beta)
-    if n is not None and (not isinstance(n, int) or n < 2):
-        raise InputError(
-            f"n={n!r} is not an integer >= 2",
-            role="n",
-            rule="option",
+    chosen = (
+        list(METRIC_COLUMNS) if metrics is None else _options.metric_names(metrics, METRIC_COLUMNS)
+    )
+    beta = _options.beta(beta)
+    zero_division = _options.zero_division(zero_division)
+    if n is not None:
+        n = _options.positive_int(
+            "n",
+            n,
+            low=2,
+            high=_options.MAX_CUTS,
             hint="n is the number of cut points, from the lowest to the highest score",
         )
     prep, table, keys, long = counts_table(
@@ -634,8 +614,8 @@ def _metric_name(metric: str, beta: float) -> tuple[str, float]:
         try:
             value = float(metric[1:])
         except ValueError:
-            value = 0.0
-        if value > 0:
+            value = -1.0
+        if value >= 0:  # NaN fails too
             return "fbeta", value
     raise InputError(
         f"metric={metric!r} is not a column of the thresholds table",
@@ -676,8 +656,20 @@ def best_threshold(
     >>> best_threshold(df, "y", "s")["threshold"].item()
     0.35
     """
-    column, beta = _metric_name(metric, beta)
-    _check_beta(beta)
+    if not isinstance(metric, str):
+        raise InputError(
+            f"metric={metric!r} is not a metric name",
+            role="metric",
+            rule="option",
+            hint="pass one name, e.g. metric='f1'",
+        )
+    column, beta = _metric_name(metric, _options.beta(beta))
+    min_precision = _options.fraction(
+        "min_precision", min_precision, open_low=False, hint="a precision to reach, in [0, 1]"
+    )
+    min_recall = _options.fraction(
+        "min_recall", min_recall, open_low=False, hint="a recall to reach, in [0, 1]"
+    )
     prep, table, keys, _ = counts_table(
         data, y, score, pos_label, labels, by, weight, missing, nonfinite
     )

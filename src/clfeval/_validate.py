@@ -1,26 +1,48 @@
-"""Every check that raises: schema first, then one pass over the data.
+"""Every check of the data a call reads: the schema first, then one counting pass.
 
-The front door (frame functions, ``.clf``, ``Report``, CLI) calls :func:`prepare`. It checks the
-schema before reading anything, then, for eager input, scans the data once for nulls, NaN and
-infinite values, negative weights, out-of-range probabilities and the class set. LazyFrame input
-is checked at the schema level only and follows the expression rule (rows with a null or a NaN
-score are left out), since nothing is read until it is collected.
+The front door (frame functions, ``.clf``, ``Report``, ``clfeval.sql``, CLI) calls
+:func:`prepare` (or, for a table inside DuckDB, :func:`plan` and :func:`raise_for` with the
+counts computed by SQL). The schema is checked before anything is read: columns, dtypes, the
+kind of the labels, the classes given as arguments. Eager input is then scanned once, and the
+first problem raises :class:`InputError` naming the column, its role, the count and the first
+rows. ``missing="drop"`` and ``nonfinite="drop"`` take their rows out *before* every other
+check: a dropped row is never reported. LazyFrame input is checked at the schema level only and
+follows the expression rule (rows with a null or a NaN score are left out), since nothing is
+read until it is collected.
+
+Labels are never cast between kinds (text never equals a number) and never truncated: two
+numeric label columns are compared in their common type (``Int8`` and ``UInt64`` in
+``Int128``, an integer and a float column as floats), so a float label stays a float class.
 """
 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import polars as pl
 
+from clfeval import _options
+from clfeval._options import AVERAGES
 from clfeval.exceptions import InputError
+
+__all__ = [
+    "AVERAGES",
+    "NOT_GIVEN",
+    "Check",
+    "Frame",
+    "Missing",
+    "Plan",
+    "Prepared",
+    "plan",
+    "prepare",
+    "raise_for",
+]
 
 Frame = pl.DataFrame | pl.LazyFrame
 Missing = Literal["raise", "drop"]
-AVERAGES = ("binary", "micro", "macro", "weighted", None)
 MAX_EXAMPLES = 5
 NOT_GIVEN: Any = object()
 
@@ -33,7 +55,7 @@ class Prepared:
     by: list[str]
     eager: bool
     classes: list[Any] | None = None  # sorted present classes (eager input only)
-    n_excluded: pl.DataFrame | None = None  # by columns + n_excluded, with missing="drop"
+    n_excluded: pl.DataFrame | None = None  # by columns + n_excluded, with a drop option
     roles: dict[str, str] = field(default_factory=dict)
     n_rows: int | None = None  # rows of the input (eager input only)
 
@@ -43,9 +65,7 @@ class Prepared:
 
 
 def as_by(by: str | Sequence[str] | None) -> list[str]:
-    if by is None:
-        return []
-    return [by] if isinstance(by, str) else list(by)
+    return _options.group_columns(by)
 
 
 def score_columns(
@@ -55,8 +75,18 @@ def score_columns(
     if score is None or isinstance(score, str):
         return score
     if isinstance(score, Mapping):
+        for key, column in score.items():
+            _options.class_value("score", key)
+            _options.column_name(f"score[{key!r}]", column)
         return dict(score)
-    columns = list(score)
+    if not isinstance(score, Sequence):
+        raise InputError(
+            f"score={score!r} is not a column name, a list of columns or a mapping",
+            role="score",
+            rule="column_type",
+            hint="pass score='p' for a binary score, or one column per class",
+        )
+    columns = [_options.column_name("score", c) for c in score]
     if labels is None or len(labels) != len(columns):
         raise InputError(
             f"a list of {len(columns)} score columns needs labels= of the same length",
@@ -67,23 +97,36 @@ def score_columns(
     return dict(zip(labels, columns))
 
 
-def _kind(dtype: pl.DataType) -> str:
+# --- the schema ---------------------------------------------------------------------------
+
+
+def kind(dtype: pl.DataType) -> str:
+    """The kind of a label dtype: bool, int, float, decimal, str, enum, null or other."""
     if dtype == pl.Boolean:
         return "bool"
     if dtype.is_integer():
         return "int"
     if dtype.is_float():
         return "float"
+    if isinstance(dtype, pl.Decimal):
+        return "decimal"
     if isinstance(dtype, pl.Enum):
         return "enum"
-    if dtype in (pl.String, pl.Categorical) or isinstance(dtype, pl.Categorical):
+    if dtype == pl.String or isinstance(dtype, pl.Categorical):
         return "str"
+    if dtype == pl.Null:
+        return "null"
     return "other"
+
+
+_NUMERIC = {"bool", "int", "float", "decimal", "null"}
+_TEXT = {"str", "enum", "null"}
 
 
 def _missing_column(name: str, role: str, schema: pl.Schema) -> InputError:
     names = list(schema.names())
-    close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
+    folded = [n for n in names if n.casefold() == name.casefold()]
+    close = folded or difflib.get_close_matches(name, names, n=3, cutoff=0.5)
     hint = f"the frame has {names}"
     if close:
         hint += f"; did you mean {close[0]!r}?"
@@ -99,36 +142,39 @@ def _missing_column(name: str, role: str, schema: pl.Schema) -> InputError:
 def check_columns(schema: pl.Schema, roles: Mapping[str, str]) -> None:
     """Raise for the first role whose column is missing. ``roles`` maps role -> column."""
     for role, name in roles.items():
-        if not isinstance(name, str):
-            raise InputError(
-                f"{role} must be a column name, got {name!r}",
-                role=role,
-                rule="column_type",
-                hint="pass the column's name as a string",
-            )
+        _options.column_name(role, name)
         if name not in schema:
             raise _missing_column(name, role, schema)
 
 
-def _label_cast(schema: pl.Schema, y: str, yhat: str | None) -> pl.DataType | None:
-    """The common dtype of ``y`` and ``yhat``, or None when no cast is needed."""
-    ty = schema[y]
-    ky = _kind(ty)
-    if ky in ("other",):
-        raise InputError(
-            f"column {y!r} (y) has dtype {ty}, which is not a label type",
-            column=y,
-            role="y",
-            rule="dtype",
-            hint="labels must be integers, booleans, strings, Categorical or Enum",
-        )
+def _supertype(a: pl.DataType, b: pl.DataType) -> pl.DataType | None:
+    try:
+        empty = [pl.DataFrame(schema={"c": a}), pl.DataFrame(schema={"c": b})]
+        return pl.concat(empty, how="vertical_relaxed").schema["c"]
+    except pl.exceptions.PolarsError:
+        return None
+
+
+def label_dtype(schema: pl.Schema, y: str, yhat: str | None) -> pl.DataType | None:
+    """The dtype ``y`` and ``yhat`` are compared in, or None when no cast is needed.
+
+    Numbers compare with numbers and text with text, never across; a lossless common type
+    is used for two numeric columns (float labels stay floats).
+    """
+    for name, role in ((y, "y"), (yhat, "yhat")):
+        if name is not None and kind(schema[name]) == "other":
+            raise InputError(
+                f"column {name!r} ({role}) has dtype {schema[name]}, which is not a label type",
+                column=name,
+                role=role,
+                rule="dtype",
+                hint="labels must be integers, floats, booleans, strings, Categorical or Enum",
+            )
     if yhat is None:
-        return pl.Int64 if ky == "float" else None
-    tp = schema[yhat]
-    kp = _kind(tp)
-    numeric = {"bool", "int", "float"}
-    text = {"str", "enum"}
-    if kp == "other" or not ({ky, kp} <= numeric or {ky, kp} <= text):
+        return None
+    ty, tp = schema[y], schema[yhat]
+    ky, kp = kind(ty), kind(tp)
+    if not ({ky, kp} <= _NUMERIC or {ky, kp} <= _TEXT):
         raise InputError(
             f"columns {y!r} (y, {ty}) and {yhat!r} (yhat, {tp}) hold different kinds of labels",
             column=yhat,
@@ -137,10 +183,8 @@ def _label_cast(schema: pl.Schema, y: str, yhat: str | None) -> pl.DataType | No
             hint="cast one column so both hold numbers or both hold strings; clfeval never casts "
             "between them silently ('01' is not 1)",
         )
-    if ty == tp and ky != "float":
+    if ty == tp:
         return None
-    if {ky, kp} <= numeric:
-        return pl.Boolean if ky == kp == "bool" else pl.Int64
     if ky == "enum" and kp == "enum":
         raise InputError(
             f"columns {y!r} and {yhat!r} are Enums with different categories",
@@ -149,27 +193,55 @@ def _label_cast(schema: pl.Schema, y: str, yhat: str | None) -> pl.DataType | No
             rule="enum_mismatch",
             hint="cast both columns to one Enum that lists every class",
         )
-    if ky == "enum":
-        return ty
-    if kp == "enum":
-        return tp
-    return pl.String
+    if ky == "enum" or kp == "enum":
+        return ty if ky == "enum" else tp
+    common = _supertype(ty, tp)
+    if common is None:
+        raise InputError(
+            f"columns {y!r} (y, {ty}) and {yhat!r} (yhat, {tp}) have no common type",
+            column=yhat,
+            role="yhat",
+            rule="dtype_mismatch",
+            hint="cast both columns to one type",
+        )
+    return common
 
 
 def _is_text(dtype: pl.DataType) -> bool:
-    return dtype in (pl.String, pl.Categorical) or isinstance(dtype, pl.Enum | pl.Categorical)
+    return kind(dtype) in ("str", "enum")
 
 
-def check_class_value(dtype: pl.DataType, value: Any, y: str, role: str) -> None:
-    """A class value must be comparable with ``y`` (checked on the schema, before any data)."""
+def check_class_value(
+    dtype: pl.DataType,
+    value: Any,
+    y: str,
+    role: str,
+    present: Callable[[], list[Any]] | None = None,
+) -> None:
+    """A class given as an argument must be comparable with ``y`` (checked on the schema).
+
+    ``present`` gives the classes of ``y`` to show in the message (eager input)."""
+    _options.class_value(role, value)
     text = isinstance(value, str)
-    if _is_text(dtype) != text or (dtype == pl.Boolean and value not in (0, 1)):
+    bad = (dtype != pl.Null and _is_text(dtype) != text) or (
+        dtype == pl.Boolean and (isinstance(value, float) or value not in (0, 1))
+    )
+    if not bad and isinstance(dtype, pl.Enum) and value not in dtype.categories.to_list():
         raise InputError(
-            f"{role}={value!r} cannot be a class of column {y!r} ({dtype})",
+            f"{role}={value!r} is not a category of the Enum column {y!r}",
             column=y,
             role=role,
-            rule="pos_label",
-            hint="pass a value of the same kind as the labels in y",
+            rule="pos_label" if role == "pos_label" else "labels",
+            hint=f"the categories are {dtype.categories.head(10).to_list()!r}",
+        )
+    if bad:
+        shown = f"; the classes are {present()[:10]!r}" if present is not None else ""
+        raise InputError(
+            f"{role}={value!r} cannot be a class of column {y!r} ({dtype}){shown}",
+            column=y,
+            role=role,
+            rule="pos_label" if role == "pos_label" else "labels",
+            hint="pass a value of the same kind as the labels in y (text never equals a number)",
         )
 
 
@@ -181,91 +253,354 @@ def check_options(
     missing: Any = "raise",
     nonfinite: Any = "raise",
 ) -> None:
-    """Validate plain arguments (no data needed)."""
-    if average not in AVERAGES:
-        raise InputError(
-            f"average={average!r} is not one of {list(AVERAGES)}",
-            role="average",
-            rule="option",
-            hint="use 'binary' for two classes, 'macro', 'micro' or 'weighted' for several, "
-            "or None for one value per class",
-        )
-    if zero_division is not None and zero_division not in (0, 1):
-        raise InputError(
-            f"zero_division={zero_division!r} is not 0.0, 1.0 or None",
-            role="zero_division",
-            rule="option",
-            hint="None makes an undefined ratio null, and nulls are left out of macro averages",
-        )
-    if missing not in ("raise", "drop"):
-        raise InputError(
-            f"missing={missing!r} is not 'raise' or 'drop'",
-            role="missing",
-            rule="option",
-            hint="'drop' leaves out rows with a null in a column the metric reads",
-        )
-    if nonfinite not in ("raise", "drop"):
-        raise InputError(
-            f"nonfinite={nonfinite!r} is not 'raise' or 'drop'",
-            role="nonfinite",
-            rule="option",
-            hint="'drop' leaves out rows whose score is NaN or infinite",
-        )
-    if labels is not None:
-        labels = list(labels)
-        if not labels:
-            raise InputError(
-                "labels=[] lists no class",
-                role="labels",
-                rule="labels_empty",
-                hint="pass at least one class, or labels=None for every class in the data",
-            )
-        seen: list[Any] = []
-        for label in labels:
-            if label in seen:
-                raise InputError(
-                    f"labels lists {label!r} twice",
-                    role="labels",
-                    rule="labels_duplicate",
-                    hint="list each class once, in the order you want them",
-                )
-            seen.append(label)
+    """Validate plain arguments (no data needed): see :mod:`clfeval._options`."""
+    _options.average(average)
+    _options.zero_division(zero_division)
+    _options.mode("missing", missing)
+    _options.mode("nonfinite", nonfinite)
+    _options.labels(labels)
 
 
-def _rows(mask: pl.Expr) -> pl.Expr:
-    return pl.arg_where(mask).head(MAX_EXAMPLES).implode()
+# --- the data pass: what to count, engine-neutral -------------------------------------------
 
-
-def _value_checks(
-    role: str, name: str, dtype: pl.DataType, *, finite: bool, probability: bool, weight: bool
-) -> list[tuple[str, pl.Expr, pl.Expr, str]]:
-    """(rule, count expr, rows expr, problem text) for the numeric checks of one column."""
-    col = pl.col(name)
-    checks: list[tuple[str, pl.Expr, pl.Expr, str]] = []
-    if dtype.is_float() and (finite or weight):
-        checks.append(("nan", col.is_nan().sum(), _rows(col.is_nan()), "NaN value(s)"))
-        checks.append(
-            ("inf", col.is_infinite().sum(), _rows(col.is_infinite()), "infinite value(s)")
-        )
-    if weight:
-        neg = col < 0
-        checks.append(("negative_weight", neg.sum(), _rows(neg), "negative value(s)"))
-    if probability:
-        bad = (col < 0) | (col > 1)
-        checks.append(("probability_range", bad.sum(), _rows(bad), "value(s) outside [0, 1]"))
-    return checks
-
-
+# test -> problem text; a check counts the rows where its test holds
+TESTS = {
+    "null": "null value(s)",
+    "nan": "NaN value(s)",
+    "inf": "infinite value(s)",
+    "negative": "negative value(s)",
+    "outside01": "value(s) outside [0, 1]",
+    "fraction": "non-integral value(s)",
+    "not_category": "value(s) that are not Enum categories",
+}
 _FIX = {
     "null": "pass missing='drop' to leave those rows out (the count is reported), or fill them",
     "nan": "scores must be finite; pass nonfinite='drop' to leave those rows out",
     "inf": "scores must be finite; pass nonfinite='drop' to leave those rows out",
-    "negative_weight": "weights must be finite and >= 0",
-    "probability_range": "probability metrics need values in [0, 1]; ranking metrics (auroc, "
-    "curves) accept any finite score",
-    "continuous_labels": "labels must be whole numbers; did you pass a score as yhat?",
-    "unknown_category": "cast both columns to one Enum that lists every class",
+    "weight": "weights must be finite and >= 0",
+    "label_inf": "labels must be finite numbers (a NaN label counts as null)",
+    "outside01": "probability metrics need values in [0, 1]; ranking metrics (auroc, curves) "
+    "accept any finite score",
+    "fraction": "labels must be whole numbers; did you pass a score as yhat?",
+    "not_category": "cast both columns to one Enum that lists every class",
 }
+_RULES = {
+    "negative": "negative_weight",
+    "outside01": "probability_range",
+    "fraction": "continuous_labels",
+    "not_category": "unknown_category",
+}
+
+
+@dataclass(frozen=True)
+class Check:
+    """Count the rows of ``column`` where ``test`` holds; raise ``rule`` when any does."""
+
+    role: str
+    column: str
+    test: str
+    after_drop: bool  # counted on the rows left after the drops (else on the non-null rows)
+    categories: tuple[str, ...] = ()  # not_category: the Enum's categories
+
+    @property
+    def rule(self) -> str:
+        if self.role in ("y", "yhat") and self.test == "inf":
+            return "inf"
+        return _RULES.get(self.test, self.test)
+
+    @property
+    def hint(self) -> str:
+        if self.role == "weight" and self.test != "null":
+            return _FIX["weight"]
+        if self.role in ("y", "yhat") and self.test == "inf":
+            return _FIX["label_inf"]
+        return _FIX[self.test]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What the data pass counts, and the options that decide what raises."""
+
+    roles: dict[str, str]  # role -> column, every column the call reads
+    label_cols: list[str]
+    score_cols: list[str]  # float score/probability columns (the nonfinite rule)
+    weight: str | None
+    checks: list[Check]
+    missing: Missing
+    nonfinite: Missing
+    grouped: bool
+    pos_label: Any = NOT_GIVEN
+
+
+def plan(
+    schema: pl.Schema,
+    roles: dict[str, str],
+    *,
+    cast: pl.DataType | None,
+    missing: Missing,
+    nonfinite: Missing,
+    probability: bool,
+    grouped: bool,
+    pos_label: Any = NOT_GIVEN,
+) -> Plan:
+    """The checks of one call, from the schema alone (roles: y, yhat, score..., weight)."""
+    labels = [c for r, c in roles.items() if r in ("y", "yhat")]
+    scores = [c for r, c in roles.items() if is_score(r) and schema[c].is_float()]
+    weight = roles.get("weight")
+    checks: list[Check] = []
+    if missing == "raise":
+        checks += [Check(r, c, "null", False) for r, c in roles.items()]
+    if nonfinite == "raise":
+        for r, c in roles.items():
+            if c in scores:
+                checks += [Check(r, c, "nan", False), Check(r, c, "inf", False)]
+    if weight is not None:
+        if schema[weight].is_float():
+            checks += [Check("weight", weight, "nan", True), Check("weight", weight, "inf", True)]
+        checks.append(Check("weight", weight, "negative", True))
+    for r, c in roles.items():
+        if r in ("y", "yhat") and schema[c].is_float():
+            checks += [Check(r, c, "inf", True), Check(r, c, "fraction", True)]
+        elif r in ("y", "yhat") and isinstance(schema[c], pl.Decimal):
+            checks.append(Check(r, c, "fraction", True))
+    if probability:
+        checks += [Check(r, c, "outside01", True) for r, c in roles.items() if is_score(r)]
+    if isinstance(cast, pl.Enum) and len(labels) == 2:
+        other = labels[1] if isinstance(schema[labels[0]], pl.Enum) else labels[0]
+        role = "yhat" if other == labels[-1] else "y"
+        checks.append(Check(role, other, "not_category", True, tuple(cast.categories.to_list())))
+    return Plan(roles, labels, scores, weight, checks, missing, nonfinite, grouped, pos_label)
+
+
+def raise_for(
+    p: Plan,
+    counts: Mapping[str, Any],
+    rows_of: Callable[[int], list[int]],
+    present: Callable[[], list[Any]],
+) -> None:
+    """Raise for the first problem the counting pass found; one message whatever the engine.
+
+    ``counts`` holds, from one query: ``n<i>``, the rows where check i holds (``lo<i>`` and
+    ``hi<i>``, the smallest and largest kept value, for a probability range); ``n_rows`` and
+    ``n_kept``; ``w_kept``, the kept weight (all 0 is an error when ungrouped, an overflow
+    always); ``has_pos`` and ``y_varies`` when pos_label is given (scikit-learn's rule: a
+    positive class absent from a y of two or more classes is an error, a y of one class
+    gives null metrics). ``rows_of(i)`` gives the first rows where check i holds and
+    ``present()`` the classes of y on the kept rows.
+    """
+    for i, check in enumerate(p.checks):
+        n_bad = counts[f"n{i}"]
+        if not n_bad:
+            continue
+        rows = ", ".join(str(r) for r in rows_of(i))
+        more = ", ..." if n_bad > MAX_EXAMPLES else ""
+        span = ""
+        if check.test == "outside01":
+            span = f"min {counts[f'lo{i}']!r}, max {counts[f'hi{i}']!r}; "
+        raise InputError(
+            f"column {check.column!r} ({check.role}) has {n_bad} {TESTS[check.test]} "
+            f"({span}rows {rows}{more})",
+            column=check.column,
+            role=check.role,
+            rule=check.rule,
+            hint=check.hint,
+        )
+    total = counts.get("w_kept")
+    if total is not None and total == float("inf"):
+        raise InputError(
+            f"the weights in column {p.weight!r} (weight) add up to more than a float64 holds",
+            column=p.weight,
+            role="weight",
+            rule="weight_overflow",
+            hint="rescale the weights (metrics do not depend on their scale; counts do)",
+        )
+    if total == 0 and counts["n_kept"] and not p.grouped:
+        raise InputError(
+            f"every weight in column {p.weight!r} (weight) is 0: no rows to evaluate",
+            column=p.weight,
+            role="weight",
+            rule="empty",
+            hint="weights must not all be 0 (a group whose weights are all 0 gets null metrics)",
+        )
+    if counts["n_rows"] == 0 or counts["n_kept"] == 0:
+        gone = counts["n_rows"] - counts["n_kept"]
+        raise InputError(
+            "no rows to evaluate" + (f" (0 rows remain after leaving out {gone})" if gone else ""),
+            rule="empty",
+            hint="metrics need at least one row with every column they read present",
+        )
+    if counts.get("has_pos") is False and counts.get("y_varies"):  # one class: null metrics
+        y = p.label_cols[0]
+        raise InputError(
+            f"pos_label={p.pos_label!r} is not a class of {y!r}; the classes are "
+            f"{present()[:10]!r}",
+            column=y,
+            role="pos_label",
+            rule="pos_label",
+            hint="pass pos_label= with the class that counts as positive",
+        )
+
+
+# --- the data pass in Polars ----------------------------------------------------------------
+
+
+def _test(check: Check, dtype: pl.DataType) -> pl.Expr:
+    c = pl.col(check.column)
+    if check.test == "null":
+        if check.role in ("y", "yhat") and dtype.is_float():
+            return c.is_null() | c.is_nan().fill_null(False)
+        return c.is_null()
+    if check.test == "nan":
+        return c.is_nan()
+    if check.test == "inf":
+        return c.is_infinite()
+    if check.test == "negative":
+        return c < 0
+    if check.test == "outside01":
+        out = (c < 0) | (c > 1)
+        return out & ~c.is_nan() if dtype.is_float() else out
+    if check.test == "fraction":
+        return (c != c.round(0)) & c.is_finite() if dtype.is_float() else c != c.round(0)
+    assert check.test == "not_category"
+    return c.is_not_null() & ~c.cast(pl.String).is_in(list(check.categories))
+
+
+def _masks(p: Plan, schema: pl.Schema) -> tuple[pl.Expr, pl.Expr]:
+    """(null, nonfinite): rows with a null in a column read; rows with a NaN/inf score."""
+    null = pl.any_horizontal([pl.col(c).is_null() for c in p.roles.values()])
+    for c in p.label_cols:
+        if schema[c].is_float():
+            null = null | pl.col(c).is_nan().fill_null(False)
+    bad = pl.any_horizontal(
+        [~pl.col(c).is_finite().fill_null(True) for c in p.score_cols] or [pl.lit(False)]
+    )
+    return null, bad
+
+
+def _keep(p: Plan, null: pl.Expr, bad: pl.Expr) -> pl.Expr:
+    """The rows every check after the drops sees."""
+    keep = ~null
+    if p.nonfinite == "drop":
+        keep = keep & ~bad
+    return keep
+
+
+def _rows(mask: pl.Expr) -> pl.Expr:
+    return pl.arg_where(mask.fill_null(False)).head(MAX_EXAMPLES).implode()
+
+
+def _scan(
+    lf: pl.LazyFrame, schema: pl.Schema, p: Plan, cast: pl.DataType | None, classes: bool
+) -> tuple[list[Any] | None, int]:
+    """One pass over eager data: raise for the first problem found; ``(classes, rows)``.
+
+    The pass only counts; the example rows of a failed check come from a second query.
+    """
+    null, bad = _masks(p, schema)
+    keep = _keep(p, null, bad)
+
+    def scope(check: Check) -> pl.Expr:
+        if check.after_drop:
+            return keep
+        return pl.lit(True) if check.test == "null" else ~null
+
+    masks = [_test(c, schema[c.column]) & scope(c) for c in p.checks]
+    exprs = [m.fill_null(False).sum().cast(pl.Int64).alias(f"n{i}") for i, m in enumerate(masks)]
+    for i, check in enumerate(p.checks):
+        if check.test == "outside01":
+            kept = pl.col(check.column).filter(keep)  # min and max leave NaN out
+            exprs += [kept.min().alias(f"lo{i}"), kept.max().alias(f"hi{i}")]
+    if classes:
+        for j, c in enumerate(p.label_cols):
+            exprs.append(pl.col(c).filter(keep).unique().implode().alias(f"c{j}"))
+    exprs += [pl.len().alias("n_rows"), keep.sum().alias("n_kept")]
+    if p.weight is not None:  # ungrouped all-0 weights raise; a group of them is null
+        exprs.append(pl.col(p.weight).cast(pl.Float64).filter(keep).sum().alias("w_kept"))
+    y = p.label_cols[0]
+    if p.pos_label is not NOT_GIVEN:
+        kept_y = pl.col(y).filter(keep)
+        exprs.append((kept_y == p.pos_label).any().alias("has_pos"))
+        exprs.append((kept_y.min() != kept_y.max()).alias("y_varies"))
+    counts = lf.select(exprs).collect().row(0, named=True)
+
+    def rows_of(i: int) -> list[int]:
+        return lf.select(_rows(masks[i])).collect().item().to_list()
+
+    def present() -> list[Any]:
+        return lf.select(pl.col(y).filter(keep).unique().sort()).collect().to_series().to_list()
+
+    raise_for(p, counts, rows_of, present)
+    if not classes:
+        return None, counts["n_rows"]
+    parts = [pl.Series(counts[f"c{j}"], dtype=schema[c]) for j, c in enumerate(p.label_cols)]
+    values = pl.concat([part.cast(cast) if cast is not None else part for part in parts])
+    return values.unique().sort().to_list(), counts["n_rows"]
+
+
+def is_score(role: str) -> bool:
+    """The role of a score or probability column (``score``, ``proba[a]``...)."""
+    return role.startswith(("score", "proba"))
+
+
+def role_map(
+    y: str,
+    yhat: str | None,
+    score: str | Mapping[Any, str] | None,
+    weight: str | None,
+    *,
+    proba: bool = False,
+) -> dict[str, str]:
+    """role -> column for one call; the score role is ``score`` or, when it holds
+    probabilities, ``proba`` (``score[<label>]``/``proba[<label>]`` per class)."""
+    roles: dict[str, str] = {"y": y}
+    if yhat is not None:
+        roles["yhat"] = yhat
+    name = "proba" if proba else "score"
+    if isinstance(score, str):
+        roles[name] = score
+    elif score is not None:
+        roles |= {f"{name}[{k}]": v for k, v in score.items()}
+    if weight is not None:
+        roles["weight"] = weight
+    return roles
+
+
+def check_schema(
+    schema: pl.Schema,
+    roles: dict[str, str],
+    by: list[str],
+    *,
+    labels: Sequence[Any] | None,
+    pos_label: Any,
+    present: Callable[[], list[Any]] | None = None,
+) -> pl.DataType | None:
+    """Columns present, numeric scores and weights, label kinds, classes given as arguments;
+    returns the dtype labels are compared in (see :func:`label_dtype`)."""
+    check_columns(schema, roles)
+    for name in by:
+        check_columns(schema, {"by": name})
+    for role, name in roles.items():
+        if (is_score(role) or role == "weight") and not schema[name].is_numeric():
+            raise InputError(
+                f"column {name!r} ({role}) has dtype {schema[name]}, not a number",
+                column=name,
+                role=role,
+                rule="dtype",
+                hint="scores, probabilities and weights must be numeric columns"
+                + (
+                    "; a List/Array column of per-class scores needs labels="
+                    if role == "score" and isinstance(schema[name], pl.List | pl.Array)
+                    else ""
+                ),
+            )
+    y, yhat = roles["y"], roles.get("yhat")
+    cast = label_dtype(schema, y, yhat)
+    dtype = cast if cast is not None else schema[y]
+    if pos_label is not NOT_GIVEN:  # before any comparison with y runs
+        check_class_value(dtype, pos_label, y, "pos_label", present)
+    for label in labels or ():
+        check_class_value(dtype, label, y, "labels", present)
+    return cast
 
 
 def prepare(
@@ -282,18 +617,24 @@ def prepare(
     probability: bool = False,
     classes: bool = True,
     pos_label: Any = NOT_GIVEN,
+    pos_in_y: bool = False,
     scan_lazy: bool = False,
+    outputs: Sequence[str] = (),
+    score_role: Literal["score", "proba"] = "score",
 ) -> Prepared:
     """Check ``data`` for one evaluation and return it as a clean lazy frame.
 
-    Raises :class:`InputError` for a missing column, incompatible label dtypes, and, on eager
-    input, nulls (unless ``missing="drop"``), NaN or infinite scores (unless
-    ``nonfinite="drop"``), non-integral float labels, NaN/infinite/negative weights and, when
-    ``probability`` is set, scores outside [0, 1]. ``classes=False`` skips collecting the class
-    set (label frame functions read it from their small confusion frame instead); a given
-    ``pos_label`` must occur in ``y`` (checked without collecting the classes).
+    Raises :class:`InputError` for a bad option, a missing column, a group column that
+    collides with a column read or an output column (``outputs``), incompatible label dtypes,
+    a class argument of another kind than ``y``, and, on eager input, nulls (unless
+    ``missing="drop"``), NaN or infinite scores (unless ``nonfinite="drop"``), non-integral or
+    infinite float labels, NaN/infinite/negative weights and, when ``probability`` is set,
+    scores outside [0, 1] — each counted on the rows left after the drops. ``classes=False``
+    skips collecting the class set. A given ``pos_label`` must be of the kind of ``y``, and
+    with ``pos_in_y`` must occur in it (binary scores).
     ``scan_lazy=True`` checks a LazyFrame like eager data, by one aggregating query that
     streams (for results that are always eager, such as the report); the frame stays lazy.
+    ``score_role`` names the score columns in messages, after the caller's argument.
     """
     if not isinstance(data, pl.DataFrame | pl.LazyFrame):
         raise InputError(
@@ -302,93 +643,54 @@ def prepare(
             rule="data_type",
             hint="convert with pl.from_pandas(...) or pl.from_arrow(...)",
         )
-    check_options(labels=labels, missing=missing, nonfinite=nonfinite)
+    _options.mode("missing", missing)
+    _options.mode("nonfinite", nonfinite)
+    labels = _options.labels(labels)
     eager = isinstance(data, pl.DataFrame) or scan_lazy
     lf = data.lazy()
     schema = lf.collect_schema()
-    by_cols = as_by(by)
-    scores = (
-        {}
-        if score is None
-        else (
-            {"score": score}
-            if isinstance(score, str)
-            else {f"score[{k}]": v for k, v in score.items()}
-        )
+    roles = role_map(y, yhat, score, weight, proba=score_role == "proba")
+    by_cols = _options.group_columns(by, roles=roles, outputs=outputs)
+
+    def present() -> list[Any]:
+        first = pl.col(y).drop_nulls().unique().sort().head(10)
+        return lf.select(first).collect().to_series().to_list()
+
+    shown = present if eager else None
+    cast = check_schema(schema, roles, by_cols, labels=labels, pos_label=pos_label, present=shown)
+    if isinstance(score, Mapping):
+        dtype = cast if cast is not None else schema[y]
+        for key in score:
+            check_class_value(dtype, key, y, "score", shown)
+    p = plan(
+        schema,
+        roles,
+        cast=cast,
+        missing=missing,
+        nonfinite=nonfinite,
+        probability=probability,
+        grouped=bool(by_cols),
+        pos_label=pos_label if pos_in_y else NOT_GIVEN,
     )
-    roles: dict[str, str] = {"y": y}
-    if yhat is not None:
-        roles["yhat"] = yhat
-    roles.update(scores)
-    if weight is not None:
-        roles["weight"] = weight
-    check_columns(schema, roles)
-    for name in by_cols:
-        check_columns(schema, {"by": name})
-    for role, name in {**scores, **({"weight": weight} if weight else {})}.items():
-        if not (schema[name].is_numeric()):
-            raise InputError(
-                f"column {name!r} ({role}) has dtype {schema[name]}, not a number",
-                column=name,
-                role=role,
-                rule="dtype",
-                hint="scores, probabilities and weights must be numeric columns",
-            )
-    if pos_label is not NOT_GIVEN:  # before any comparison with y runs
-        check_class_value(schema[y], pos_label, y, "pos_label")
-    cast = _label_cast(schema, y, yhat)
-    label_cols = [y] + ([yhat] if yhat is not None else [])
-
-    # null and (lazy) NaN rows are never evaluated: one mask for "left out"
-    read = label_cols + list(scores.values()) + ([weight] if weight else [])
-    null_mask = pl.any_horizontal([pl.col(c).is_null() for c in read])
-    for c in label_cols:
-        if schema[c].is_float():
-            null_mask = null_mask | pl.col(c).is_nan().fill_null(False)
-    bad_mask = pl.lit(False)
-    for c in scores.values():
-        if schema[c].is_float():
-            bad_mask = bad_mask | ~pl.col(c).is_finite().fill_null(True)
-
+    null, bad = _masks(p, schema)
     class_list: list[Any] | None = None
     n_excluded: pl.DataFrame | None = None
     n_rows: int | None = None
     if eager:
-        class_list, n_rows = _scan(
-            lf,
-            schema,
-            roles,
-            label_cols,
-            cast,
-            null_mask,
-            bad_mask,
-            missing=missing,
-            nonfinite=nonfinite,
-            probability=probability,
-            classes=classes,
-            grouped=bool(by_cols),
-            pos_label=pos_label,
-        )
+        class_list, n_rows = _scan(lf, schema, p, cast, classes)
         drop = pl.lit(False)
         if missing == "drop":
-            drop = drop | null_mask
+            drop = drop | null
         if nonfinite == "drop":
-            drop = drop | bad_mask.fill_null(False)
+            drop = drop | bad
         if missing == "drop" or nonfinite == "drop":
             n_excluded = _count_excluded(lf, by_cols, drop)
             lf = lf.filter(~drop)
-    else:
-        lf = lf.filter(
-            ~(
-                null_mask
-                | pl.any_horizontal(
-                    [pl.col(c).is_nan() for c in scores.values() if schema[c].is_float()]
-                    or [pl.lit(False)]
-                ).fill_null(False)
-            )
-        )
+    else:  # the expression rule: rows with a null or a NaN score are left out
+        nan = pl.any_horizontal([pl.col(c).is_nan() for c in p.score_cols] or [pl.lit(False)])
+        lf = lf.filter(~(null | nan.fill_null(False)))
     if cast is not None:
-        lf = lf.with_columns(pl.col(label_cols).cast(cast))
+        lf = lf.with_columns(pl.col(p.label_cols).cast(cast))
     return Prepared(lf, by_cols, eager, class_list, n_excluded, roles, n_rows)
 
 
@@ -399,128 +701,7 @@ def _count_excluded(lf: pl.LazyFrame, by: list[str], drop: pl.Expr) -> pl.DataFr
     return lf.group_by(by).agg(n).sort(by, nulls_last=True).collect()
 
 
-def _scan(
-    lf: pl.LazyFrame,
-    schema: pl.Schema,
-    roles: Mapping[str, str],
-    label_cols: list[str],
-    cast: pl.DataType | None,
-    null_mask: pl.Expr,
-    bad_mask: pl.Expr,
-    *,
-    missing: Missing,
-    nonfinite: Missing,
-    probability: bool,
-    classes: bool,
-    grouped: bool,
-    pos_label: Any = NOT_GIVEN,
-) -> tuple[list[Any] | None, int]:
-    """One pass over eager data: raise for the first problem found; ``(classes, rows)``.
-
-    The pass only counts; the example rows of a failed check are found by a second query.
-    """
-    checks: list[tuple[str, str, str, pl.Expr, pl.Expr, str]] = []
-    for role, name in roles.items():
-        col = pl.col(name)
-        is_null = col.is_null()
-        if role in ("y", "yhat") and schema[name].is_float():
-            is_null = is_null | col.is_nan().fill_null(False)
-        checks.append((role, name, "null", is_null.sum(), _rows(is_null), "null value(s)"))
-        dtype = schema[name]
-        for rule, count, rows, text in _value_checks(
-            role,
-            name,
-            dtype,
-            finite=role.startswith("score"),
-            probability=probability and role.startswith("score"),
-            weight=role == "weight",
-        ):
-            checks.append((role, name, rule, count, rows, text))
-        if role in ("y", "yhat") and dtype.is_float():
-            frac = (col != col.round(0)) & col.is_finite()
-            checks.append(
-                (role, name, "continuous_labels", frac.sum(), _rows(frac), "non-integral value(s)")
-            )
-    if isinstance(cast, pl.Enum) and len(label_cols) == 2:
-        other = label_cols[1] if isinstance(schema[label_cols[0]], pl.Enum) else label_cols[0]
-        unknown = pl.col(other).is_not_null() & ~pl.col(other).cast(pl.String).is_in(
-            cast.categories.to_list()
-        )
-        checks.append(
-            (
-                "yhat" if other == label_cols[-1] else "y",
-                other,
-                "unknown_category",
-                unknown.sum(),
-                _rows(unknown),
-                "value(s) that are not Enum categories",
-            )
-        )
-    exprs = [count.cast(pl.Int64).alias(f"n{i}") for i, (*_, count, _, _) in enumerate(checks)]
-    keep = ~null_mask
-    if nonfinite == "drop":
-        keep = keep & ~bad_mask.fill_null(False)
-    if classes:
-        for j, c in enumerate(label_cols):
-            exprs.append(pl.col(c).filter(keep).unique().implode().alias(f"c{j}"))
-    exprs.append(pl.len().alias("n_rows"))
-    exprs.append(keep.sum().alias("n_kept"))
-    weight = roles.get("weight")
-    if weight is not None and not grouped:  # a group whose weights are all 0 is null instead
-        exprs.append(pl.col(weight).filter(keep).sum().alias("w_kept"))
-    y = label_cols[0]
-    if pos_label is not NOT_GIVEN:
-        exprs.append((pl.col(y) == pos_label).filter(keep).any().alias("has_pos"))
-    row = lf.select(exprs).collect().row(0, named=True)
-
-    for i, (role, name, rule, _, _, text) in enumerate(checks):
-        n_bad = row[f"n{i}"]
-        if not n_bad:
-            continue
-        if rule == "null" and missing == "drop":
-            continue
-        if rule in ("nan", "inf") and role != "weight" and nonfinite == "drop":
-            continue
-        found = lf.select(checks[i][4]).collect().item()
-        rows = ", ".join(str(r) for r in found)
-        more = ", ..." if n_bad > MAX_EXAMPLES else ""
-        raise InputError(
-            f"column {name!r} ({role}) has {n_bad} {text} (rows {rows}{more})",
-            column=name,
-            role=role,
-            rule=rule,
-            hint=_FIX["negative_weight"] if role == "weight" and rule != "null" else _FIX[rule],
-        )
-    if row.get("w_kept") == 0 and row["n_kept"]:
-        raise InputError(
-            f"every weight in column {weight!r} (weight) is 0: no rows to evaluate",
-            column=weight,
-            role="weight",
-            rule="empty",
-            hint="weights must not all be 0 (a group whose weights are all 0 gets null metrics)",
-        )
-    if row["n_rows"] == 0 or row["n_kept"] == 0:
-        gone = row["n_rows"] - row["n_kept"]
-        raise InputError(
-            "no rows to evaluate" + (f" (0 rows remain after leaving out {gone})" if gone else ""),
-            rule="empty",
-            hint="metrics need at least one row with every column it reads present",
-        )
-    if row.get("has_pos") is False:
-        present = lf.select(pl.col(y).filter(keep).unique().sort()).collect().to_series()
-        raise InputError(
-            f"pos_label={pos_label!r} is not a class of {y!r}; the classes are "
-            f"{present.head(10).to_list()!r}",
-            column=y,
-            role="pos_label",
-            rule="pos_label",
-            hint="pass pos_label= with the class that counts as positive",
-        )
-    if not classes:
-        return None, row["n_rows"]
-    parts = [pl.Series(row[f"c{j}"], dtype=schema[c]) for j, c in enumerate(label_cols)]
-    values = pl.concat([p.cast(cast) if cast is not None else p for p in parts])
-    return values.unique().sort().to_list(), row["n_rows"]
+# --- checks on class sets and probability rows -----------------------------------------------
 
 
 def check_proba_sums(

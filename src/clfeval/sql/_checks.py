@@ -1,0 +1,179 @@
+"""The data checks of :mod:`clfeval._validate`, counted by DuckDB inside the database.
+
+A table or view that DuckDB reads is never pulled into Python to be checked: the same
+:class:`clfeval._validate.Plan` (built from the table's schema) is counted by one SQL
+aggregate, and :func:`clfeval._validate.raise_for` turns the counts into the same
+:class:`InputError` the Polars front door raises. Column names and the table name are bound
+parameters (``COLUMNS([$c0])``, ``query_table($tbl)``); only fixed text reaches the SQL.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import duckdb
+import polars as pl
+
+from clfeval._validate import MAX_EXAMPLES, NOT_GIVEN, Check, Plan, raise_for
+from clfeval.exceptions import InputError
+
+
+def _sql(con: duckdb.DuckDBPyConnection, query: str, binds: dict[str, Any]) -> Any:
+    """``con.sql`` with the binds the query names (DuckDB refuses unused parameters)."""
+    used = {k: v for k, v in binds.items() if re.search(rf"\${k}\b", query)}
+    return con.sql(query, params=used)
+
+
+def table_schema(con: duckdb.DuckDBPyConnection, table: str) -> pl.Schema:
+    """The Polars schema of a table, view or file DuckDB reads with ``query_table``."""
+    try:
+        empty = con.sql("SELECT * FROM query_table($tbl) LIMIT 0", params={"tbl": table}).pl()
+    except duckdb.Error as err:
+        first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        raise InputError(
+            f"table {table!r} cannot be read: {first}",
+            role="data",
+            rule="missing_table",
+            hint="pass a table or view of this connection, or a file path",
+        ) from err
+    return empty.schema
+
+
+@dataclass(frozen=True)
+class _Rows:
+    """The checked columns under fixed aliases: ``WITH __clf_r AS (...)`` and its binds."""
+
+    cte: str
+    binds: dict[str, Any]
+    alias: dict[str, str]  # user column -> fixed alias
+
+
+def _rows(table: str, columns: Sequence[str], keep_all: bool = False) -> _Rows:
+    alias = {c: f"__clf_c{i}" for i, c in enumerate(dict.fromkeys(columns))}
+    picked = [f"COLUMNS([$c{i}]) AS {a}" for i, a in enumerate(alias.values())]
+    rest = "*, " if keep_all else ""
+    cte = f"WITH __clf_r AS (SELECT {rest}{', '.join(picked)} FROM query_table($tbl))"
+    binds: dict[str, Any] = {"tbl": table} | {f"c{i}": c for i, c in enumerate(alias)}
+    return _Rows(cte, binds, alias)
+
+
+def _test(check: Check, a: str, dtype: pl.DataType) -> str:
+    """The SQL twin of ``clfeval._validate._test`` on the aliased column ``a``."""
+    if check.test == "null":
+        if check.role in ("y", "yhat") and dtype.is_float():
+            return f"({a} IS NULL OR isnan({a}))"
+        return f"({a} IS NULL)"
+    if check.test == "nan":
+        return f"isnan({a})"
+    if check.test == "inf":
+        return f"isinf({a})"
+    if check.test == "negative":
+        return f"({a} < 0)"
+    if check.test == "outside01":
+        nan = f" AND NOT isnan({a})" if dtype.is_float() else ""
+        return f"(({a} < 0 OR {a} > 1){nan})"
+    if check.test == "fraction":
+        return f"({a} <> round({a}) AND isfinite({a}))"
+    assert check.test == "not_category"
+    return f"({a} IS NOT NULL AND NOT list_contains($categories, CAST({a} AS VARCHAR)))"
+
+
+def _masks(p: Plan, schema: pl.Schema, alias: dict[str, str]) -> tuple[str, str, str]:
+    """(null, nonfinite, keep) as SQL conditions, twins of ``_validate._masks``/``_keep``."""
+    null = [f"{alias[c]} IS NULL" for c in p.roles.values()]
+    null += [f"isnan({alias[c]})" for c in p.label_cols if schema[c].is_float()]
+    bad = [f"coalesce(NOT isfinite({alias[c]}), false)" for c in p.score_cols]
+    null_sql = "(" + " OR ".join(null) + ")"
+    bad_sql = "(" + (" OR ".join(bad) or "false") + ")"
+    keep = f"NOT {null_sql}" + (f" AND NOT {bad_sql}" if p.nonfinite == "drop" else "")
+    return null_sql, bad_sql, f"({keep})"
+
+
+def scan(
+    con: duckdb.DuckDBPyConnection,
+    table: str,
+    schema: pl.Schema,
+    p: Plan,
+    *,
+    classes: bool = False,
+) -> list[Any] | None:
+    """Count every check of ``p`` in one query; raise the front door's error for the first
+    problem; the sorted classes of y and yhat on the kept rows when ``classes``."""
+    rows = _rows(table, list(p.roles.values()))
+    a = rows.alias
+    null, _, keep = _masks(p, schema, a)
+    binds = dict(rows.binds)
+    tests = []
+    for check in p.checks:
+        scope = keep if check.after_drop else "true" if check.test == "null" else f"NOT {null}"
+        tests.append(f"({_test(check, a[check.column], schema[check.column])} AND {scope})")
+        if check.categories:
+            binds["categories"] = list(check.categories)
+    items = [f"count_if({t}) AS n{i}" for i, t in enumerate(tests)]
+    for i, check in enumerate(p.checks):
+        if check.test == "outside01":
+            c = a[check.column]
+            value = f"CASE WHEN {keep} AND NOT isnan({c}) THEN {c} END"
+            items += [f"min({value}) AS lo{i}", f"max({value}) AS hi{i}"]
+    items += ["count(*) AS n_rows", f"count_if({keep}) AS n_kept"]
+    if p.weight is not None:
+        items.append(f"sum(CASE WHEN {keep} THEN CAST({a[p.weight]} AS DOUBLE) END) AS w_kept")
+    y = a[p.label_cols[0]]
+    if p.pos_label is not NOT_GIVEN:
+        items.append(f"coalesce(bool_or({keep} AND {y} = $pos), false) AS has_pos")
+        kept_y = f"CASE WHEN {keep} THEN {y} END"
+        items.append(f"coalesce(min({kept_y}) <> max({kept_y}), false) AS y_varies")
+        binds["pos"] = p.pos_label
+    result = _sql(con, f"{rows.cte} SELECT {', '.join(items)} FROM __clf_r", binds)
+    counts = dict(zip(result.columns, result.fetchall()[0]))
+
+    def rows_of(i: int) -> list[int]:
+        numbered = "SELECT row_number() OVER () - 1 AS i, * FROM __clf_r"
+        q = f"{rows.cte} SELECT i FROM ({numbered}) WHERE {tests[i]} ORDER BY i LIMIT {MAX_EXAMPLES}"
+        return [r[0] for r in _sql(con, q, binds).fetchall()]
+
+    def present() -> list[Any]:
+        q = f"{rows.cte} SELECT DISTINCT {y} FROM __clf_r WHERE {keep} ORDER BY 1 LIMIT 10"
+        return [r[0] for r in con.sql(q, params=rows.binds).fetchall()]
+
+    raise_for(p, counts, rows_of, present)
+    if not classes:
+        return None
+    both = ", ".join(a[c] for c in p.label_cols)
+    q = (
+        f"{rows.cte} SELECT DISTINCT v FROM (SELECT unnest([{both}]) AS v FROM __clf_r "
+        f"WHERE {keep}) ORDER BY v"
+    )
+    return [r[0] for r in con.sql(q, params=rows.binds).fetchall()]
+
+
+def kept_view(
+    con: duckdb.DuckDBPyConnection, table: str, schema: pl.Schema, p: Plan, by: list[str]
+) -> tuple[str, pl.DataFrame]:
+    """A temporary view of the rows kept by ``missing="drop"``/``nonfinite="drop"``, and the
+    rows left out per group (``by..., n_excluded``)."""
+    rows = _rows(table, [*p.roles.values(), *by], keep_all=True)
+    null, bad, _ = _masks(p, schema, rows.alias)
+    drop = " OR ".join(
+        part for part, on in ((null, p.missing == "drop"), (bad, p.nonfinite == "drop")) if on
+    )
+    hidden = ", ".join(rows.alias.values())
+    name = f"__clf_kept_{secrets.token_hex(6)}"
+    kept = con.sql(
+        f"{rows.cte} SELECT * EXCLUDE ({hidden}) FROM __clf_r WHERE NOT ({drop})",
+        params=rows.binds,
+    )
+    kept.create_view(name, replace=True)
+    groups = ", ".join(rows.alias[c] for c in by)
+    counted = f"CAST(count_if({drop}) AS BIGINT) AS n_excluded"
+    if by:
+        q = f"{rows.cte} SELECT {groups}, {counted} FROM __clf_r GROUP BY ALL ORDER BY ALL"
+    else:
+        q = f"{rows.cte} SELECT {counted} FROM __clf_r"
+    excluded = con.sql(q, params=rows.binds).pl()
+    excluded.columns = [*by, "n_excluded"]
+    return name, excluded

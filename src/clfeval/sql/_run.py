@@ -1,0 +1,657 @@
+"""Running the macros from Python: the front door's checks, then the macro, then Polars.
+
+Every call checks its options with :mod:`clfeval._options` and its data with
+:mod:`clfeval._validate` (a Polars frame) or :mod:`clfeval.sql._checks` (a table inside
+DuckDB, counted by SQL), so bad input gets the same :class:`InputError` as on the Polars
+front door. Every user string is a bound parameter; only macro and parameter names, checked
+against the registry below, reach the SQL text.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import secrets
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import duckdb
+import polars as pl
+
+from clfeval import _options, _validate
+from clfeval.exceptions import InputError
+from clfeval.sql import _checks
+from clfeval.sql._files import connect, load
+
+Data = pl.DataFrame | pl.LazyFrame | str
+By = str | Sequence[str] | None
+
+
+@dataclass(frozen=True)
+class Macro:
+    """What the Python side needs to know about one public macro."""
+
+    roles: tuple[str, ...]  # column arguments after the table, in order
+    options: tuple[str, ...]  # named parameters
+    outputs: tuple[str, ...]  # output columns after the group columns
+    positional: tuple[str, ...] = ()  # parameters passed by position after the columns
+    probability: bool = False  # the score column holds probabilities in [0, 1]
+    binary: bool = False  # pos_label against the rest (a label macro: sklearn's binary rules)
+
+
+_LABEL = ("group_cols", "weight_col", "labels")
+_CURVE = ("group_cols", "weight_col", "pos_label")
+_RATES = (
+    "threshold", "tp", "fp", "fn", "tn", "precision", "recall", "specificity", "fpr", "npv",
+    "f1", "fbeta", "accuracy", "balanced_accuracy", "mcc", "youden_j",
+)  # fmt: skip
+TABLE_MACROS: dict[str, Macro] = {
+    "clf_confusion": Macro(("y", "yhat"), _LABEL, ("actual", "predicted", "count")),
+    "clf_counts": Macro(("y", "yhat"), _LABEL, ("label", "tp", "fp", "fn", "tn", "support")),
+    "clf_report": Macro(
+        ("y", "yhat"), (*_LABEL, "zero_division"), ("label", "precision", "recall", "f1", "support")
+    ),
+    "clf_metrics": Macro(
+        ("y", "yhat"),
+        (*_LABEL, "average", "pos_label", "zero_division"),
+        ("accuracy", "balanced_accuracy", "precision", "recall", "f1", "mcc"),
+    ),
+    "clf_roc_curve": Macro(
+        ("y", "score"), (*_CURVE, "drop_intermediate"), ("threshold", "fpr", "tpr")
+    ),
+    "clf_pr_curve": Macro(
+        ("y", "score"), (*_CURVE, "drop_intermediate"), ("threshold", "precision", "recall")
+    ),
+    "clf_det_curve": Macro(
+        ("y", "score"), (*_CURVE, "drop_intermediate"), ("threshold", "fpr", "fnr")
+    ),
+    "clf_thresholds": Macro(("y", "score"), (*_CURVE, "beta", "zero_division"), _RATES),
+    "clf_auroc": Macro(("y", "score"), _CURVE, ("auroc",)),
+    "clf_average_precision": Macro(("y", "score"), _CURVE, ("average_precision",)),
+    "clf_gain": Macro(("y", "score"), _CURVE, ("fraction_targeted", "gain")),
+    "clf_calibration": Macro(
+        ("y", "proba"),
+        (*_CURVE, "n_bins", "strategy"),
+        ("bin", "mean_predicted", "fraction_positive", "count"),
+        probability=True,
+    ),
+}
+
+_RATIO = ("pos_label", "zero_division", "weight")
+AGGREGATE_MACROS: dict[str, Macro] = {
+    "clf_accuracy": Macro(("y", "yhat"), ("weight",), ("accuracy",)),
+    **{
+        f"clf_{name}": Macro(("y", "yhat"), _RATIO, (name,), binary=True)
+        for name in ("precision", "recall", "f1", "specificity", "npv", "fpr", "fnr", "jaccard")
+    },
+    "clf_fbeta": Macro(("y", "yhat"), _RATIO, ("fbeta",), positional=("beta",), binary=True),
+    "clf_mcc": Macro(("y", "yhat"), ("pos_label", "weight"), ("mcc",), binary=True),
+    "clf_cohen_kappa": Macro(("y", "yhat"), ("pos_label", "weight"), ("cohen_kappa",), binary=True),
+    "clf_balanced_accuracy": Macro(
+        ("y", "yhat"), ("pos_label", "adjusted", "weight"), ("balanced_accuracy",), binary=True
+    ),
+    "clf_prevalence": Macro(("y",), ("pos_label", "weight"), ("prevalence",)),
+    "clf_log_loss": Macro(("y", "proba"), ("pos_label", "weight"), ("log_loss",), probability=True),
+    "clf_brier": Macro(("y", "proba"), ("pos_label", "weight"), ("brier",), probability=True),
+}
+
+_LABEL_ROLES = ("y", "yhat")
+_LABEL_OUTPUTS = ("actual", "predicted", "label")
+_MACRO_AVERAGES = ("binary", "micro", "macro", "weighted")
+
+
+def _check_values(params: dict[str, Any]) -> dict[str, Any]:
+    """Every option through the one check of :mod:`clfeval._options` (canonical values)."""
+    out = dict(params)
+    checks: dict[str, Callable[[Any], Any]] = {
+        "labels": _options.labels,
+        "zero_division": _options.zero_division,
+        "average": lambda v: _options.average(v, _MACRO_AVERAGES),
+        "pos_label": lambda v: _options.class_value("pos_label", v),
+        "drop_intermediate": lambda v: _options.flag("drop_intermediate", v),
+        "adjusted": lambda v: _options.flag("adjusted", v),
+        "beta": _options.beta,
+        "n_bins": _options.n_bins,
+        "strategy": lambda v: _options.choice(
+            "strategy",
+            v,
+            ("uniform", "quantile"),
+            "'uniform' splits [0, 1] evenly, 'quantile' puts as many rows in each bin",
+        ),
+    }
+    for name, check in checks.items():
+        if name in out:
+            out[name] = check(out[name])
+    return out
+
+
+# --- sessions ------------------------------------------------------------------------------
+
+_default: duckdb.DuckDBPyConnection | None = None
+_default_lock = threading.Lock()
+
+
+@contextmanager
+def _session(con: duckdb.DuckDBPyConnection | None) -> Iterator[duckdb.DuckDBPyConnection]:
+    """``con`` as given (macros are loaded on first use), or a cursor on a private database."""
+    global _default
+    if con is not None:
+        if not isinstance(con, duckdb.DuckDBPyConnection):
+            raise InputError(
+                f"con must be a DuckDB connection, got {type(con).__name__}",
+                role="con",
+                rule="data_type",
+                hint="pass duckdb.connect(...), or leave con=None for a private database",
+            )
+        yield con
+        return
+    with _default_lock:
+        if _default is None:
+            _default = connect()
+        cursor = _default.cursor()
+    try:
+        yield cursor
+    finally:
+        cursor.close()
+
+
+# --- data in --------------------------------------------------------------------------------
+
+
+def _check_names(roles: list[tuple[str, str]]) -> None:
+    """What DuckDB adds to the Polars rules: a reserved prefix, case-insensitive names."""
+    for role, name in roles:
+        _options.column_name(role, name)
+        if name.startswith("__clf_"):
+            raise InputError(
+                f"column {name!r} ({role}) uses the reserved prefix '__clf_'",
+                column=name,
+                role=role,
+                rule="reserved_name",
+                hint="rename the column",
+            )
+    folded: dict[str, str] = {}
+    for name in dict.fromkeys(name for _, name in roles):
+        other = folded.setdefault(name.casefold(), name)
+        if other != name:
+            raise InputError(
+                f"columns {other!r} and {name!r} differ only in case",
+                column=name,
+                rule="case_collision",
+                hint="DuckDB matches column names case-insensitively; rename one of them",
+            )
+
+
+@dataclass
+class _Source:
+    table: str  # bound as a parameter, never pasted into SQL
+    enum: pl.Enum | None  # the Enum of the label columns, evaluated as category codes
+    classes: list[Any] | None  # the classes present, when the checks needed them
+    n_excluded: pl.DataFrame | None  # rows left out by missing/nonfinite="drop", per group
+
+
+def _enum_of(schema: pl.Schema, label_cols: list[str]) -> pl.Enum | None:
+    enums = {schema[c] for c in label_cols if isinstance(schema[c], pl.Enum)}
+    return enums.pop() if len(enums) == 1 else None
+
+
+@dataclass(frozen=True)
+class _Call:
+    """One macro call as the checks see it."""
+
+    spec: Macro
+    columns: tuple[str, ...]
+    by: list[str]
+    weight: str | None
+    params: dict[str, Any]
+    missing: str
+    nonfinite: str
+
+    @property
+    def score(self) -> str | None:
+        return self.columns[-1] if self.scored else None
+
+    @property
+    def roles(self) -> dict[str, str]:
+        named = dict(zip(self.spec.roles, self.columns))
+        return _validate.role_map(
+            named["y"], named.get("yhat"), self.score, self.weight, proba="proba" in named
+        )
+
+    @property
+    def pos_label(self) -> Any:
+        """The positive class when the call uses it, else NOT_GIVEN."""
+        if "pos_label" not in self.spec.options:
+            return _validate.NOT_GIVEN
+        if self.spec.roles == ("y", "yhat") and not self.binary:  # clf_metrics, not 'binary'
+            return _validate.NOT_GIVEN
+        return self.params.get("pos_label", _options.DEFAULTS["pos_label"])
+
+    @property
+    def scored(self) -> bool:
+        return self.spec.roles[-1] in ("score", "proba")
+
+    @property
+    def binary(self) -> bool:
+        """sklearn's binary rules apply: a binary aggregate, or clf_metrics' 'binary'."""
+        averaged = "average" in self.spec.options
+        return self.spec.binary or (averaged and self.params.get("average", "binary") == "binary")
+
+    @property
+    def needs_classes(self) -> bool:
+        label = self.spec.roles == ("y", "yhat")
+        return label and (self.binary or self.params.get("labels") is not None)
+
+
+@contextmanager
+def _source(con: duckdb.DuckDBPyConnection, data: Data, call: _Call) -> Iterator[_Source]:
+    """Check the call's data as the front door does, then expose it to ``con`` by a name."""
+    roles = call.roles
+    _check_names([*roles.items(), *(("by", b) for b in call.by)])
+    pos_label, labels = call.pos_label, call.params.get("labels")
+    if isinstance(data, str):
+        schema = _checks.table_schema(con, data)
+        by = _options.group_columns(call.by, roles=roles, outputs=call.spec.outputs)
+        cast = _validate.check_schema(schema, roles, by, labels=labels, pos_label=pos_label)
+        plan = _validate.plan(
+            schema,
+            roles,
+            cast=cast,
+            missing=call.missing,
+            nonfinite=call.nonfinite,
+            probability=call.spec.probability,
+            grouped=bool(by),
+            pos_label=pos_label if call.scored else _validate.NOT_GIVEN,
+        )
+        classes = _checks.scan(con, data, schema, plan, classes=call.needs_classes)
+        if call.missing == "drop" or call.nonfinite == "drop":
+            view, excluded = _checks.kept_view(con, data, schema, plan, by)
+            try:
+                yield _Source(view, None, classes, excluded)
+            finally:
+                con.execute(f"DROP VIEW IF EXISTS {view}")  # a fixed, generated name
+            return
+        yield _Source(data, None, classes, None)
+        return
+    if not isinstance(data, pl.DataFrame | pl.LazyFrame):
+        raise InputError(
+            f"data must be a Polars DataFrame or LazyFrame or a table name, got "
+            f"{type(data).__name__}",
+            role="data",
+            rule="data_type",
+            hint="convert with pl.from_pandas(...) or pl.from_arrow(...)",
+        )
+    prep = _validate.prepare(
+        data,
+        y=roles["y"],
+        yhat=roles.get("yhat"),
+        score=call.score,
+        weight=call.weight,
+        by=call.by,
+        labels=labels,
+        missing=call.missing,  # type: ignore[arg-type]
+        nonfinite=call.nonfinite,  # type: ignore[arg-type]
+        probability=call.spec.probability,
+        classes=call.needs_classes,
+        pos_label=pos_label,
+        pos_in_y=call.scored,
+        scan_lazy=True,
+        outputs=call.spec.outputs,
+        score_role="proba" if call.spec.roles[-1] == "proba" else "score",
+    )
+    used = list(dict.fromkeys([*roles.values(), *prep.by]))
+    schema = prep.frame.collect_schema()
+    label_cols = [c for r, c in roles.items() if r in _LABEL_ROLES]
+    enum = _enum_of(schema, label_cols)
+    exprs = []
+    for name in used:
+        expr = pl.col(name)
+        if name in label_cols and enum is not None:
+            expr = expr.cast(enum).to_physical()
+        elif isinstance(schema[name], pl.Categorical | pl.Enum):
+            expr = expr.cast(pl.String)
+        exprs.append(expr)
+    frame = prep.frame.select(exprs)  # a LazyFrame stays lazy: DuckDB collects it when it scans
+    name = f"__clf_input_{secrets.token_hex(6)}"
+    con.register(name, frame)
+    try:
+        yield _Source(name, enum, prep.classes, prep.n_excluded)
+    finally:
+        con.unregister(name)
+
+
+def _check_classes(call: _Call, src: _Source) -> None:
+    """scikit-learn's rules on the class set, as on the Polars front door."""
+    if src.classes is None:
+        return
+    y, labels = call.roles["y"], call.params.get("labels")
+    _validate.check_labels_present(src.classes, labels, y)
+    if call.binary:
+        pos_label = call.params.get("pos_label", _options.DEFAULTS["pos_label"])
+        _validate.check_pos_label(src.classes, pos_label, average="binary", labels=labels, y=y)
+
+
+def _bind_labels(params: dict[str, Any], enum: pl.Enum | None) -> dict[str, Any]:
+    """Translate ``pos_label`` and ``labels`` to category codes for Enum labels (both were
+    checked to be categories)."""
+    if enum is None:
+        return params
+    codes = {c: i for i, c in enumerate(enum.categories.to_list())}
+    out = dict(params)
+    if out.get("pos_label") is not None:
+        out["pos_label"] = codes[out["pos_label"]]
+    if out.get("labels") is not None:
+        out["labels"] = [codes[v] for v in out["labels"]]
+    return out
+
+
+# --- running ------------------------------------------------------------------------------
+
+_CHECK = re.compile(
+    r"column '(?P<column>.*)' \(role (?P<role>\w+)\) has (?P<n>\d+) (?P<what>[^;]*?)"
+    r"(?:; (?P<hint>.*))?$",
+    re.S,
+)
+_RULES = {
+    "NaN value(s)": "nan",
+    "infinite value(s)": "inf",
+    "negative value(s)": "negative_weight",
+    "classes but average": "multiclass_binary",
+}
+
+
+def _first_line(err: BaseException) -> str:
+    return str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+
+
+def _input_error(err: duckdb.Error, macro: str) -> InputError:
+    """A DuckDB error as InputError; the macros' own checks keep their column and role."""
+    message = _first_line(err)
+    if "clfeval: " not in message:
+        return InputError(
+            f"duckdb could not evaluate {macro}: {message}",
+            rule="duckdb",
+            hint="check that pos_label and labels have the type of the label columns",
+        )
+    body = message.split("clfeval: ", 1)[1]
+    found = _CHECK.match(body)
+    if found is None:
+        return InputError(body, rule="sql_check", hint="see the macro's COMMENT for its options")
+    what = found["what"]
+    rule = next((r for key, r in _RULES.items() if what.startswith(key)), "probability_range")
+    return InputError(
+        f"column {found['column']!r} ({found['role']}) has {found['n']} {what}",
+        column=found["column"],
+        role=found["role"],
+        rule=rule,
+        hint=found["hint"] or "see the macro's COMMENT",
+    )
+
+
+def _fetch(
+    con: duckdb.DuckDBPyConnection, query: str, binds: dict[str, Any], macro: str
+) -> pl.DataFrame:
+    for attempt in (1, 2):
+        try:
+            return con.sql(query, params=binds).pl()
+        except duckdb.CatalogException as err:
+            # a connection without the macros: install them once and try again
+            if attempt == 2 or "clf_" not in str(err):
+                raise _input_error(err, macro) from err
+            load(con)
+        except duckdb.Error as err:
+            raise _input_error(err, macro) from err
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _finish(out: pl.DataFrame, src: _Source, by: list[str], *, excluded: bool) -> pl.DataFrame:
+    """Group columns first in ``by`` order; Enum codes back to their categories; with
+    ``excluded``, the ``n_excluded`` column of a drop option after the group columns."""
+    if by:  # the macros sort by the group columns in table order; the result is in by order
+        out = out.select(*by, pl.exclude(by)).sort(by, nulls_last=True, maintain_order=True)
+    if src.enum is not None:
+        categories = src.enum.categories.to_list()
+        codes = list(range(len(categories)))
+        fixes = []
+        for name in _LABEL_OUTPUTS:
+            if name not in out.columns or name in by:
+                continue
+            if out.schema[name] == pl.String:  # clf_report: codes as text, summary rows as is
+                fixes.append(pl.col(name).replace([str(c) for c in codes], categories))
+            else:
+                fixes.append(pl.col(name).replace_strict(codes, categories, return_dtype=src.enum))
+        out = out.with_columns(fixes) if fixes else out
+    if excluded and src.n_excluded is not None:
+        n = src.n_excluded.with_columns(pl.col("n_excluded").cast(pl.Int64))
+        if by:
+            out = out.join(n, on=by, how="left", nulls_equal=True, maintain_order="left")
+        else:
+            out = out.with_columns(pl.lit(n.item(), pl.Int64).alias("n_excluded"))
+        out = out.select(*by, "n_excluded", pl.exclude([*by, "n_excluded"]))
+    return out
+
+
+def _spec(registry: dict[str, Macro], name: str, kind: str) -> Macro:
+    if name not in registry:
+        close = difflib.get_close_matches(str(name), list(registry), n=1)
+        raise InputError(
+            f"{name!r} is not a clfeval {kind} macro",
+            role="macro",
+            rule="option",
+            hint=(f"did you mean {close[0]!r}? " if close else "")
+            + f"choose one of {sorted(registry)}",
+        )
+    return registry[name]
+
+
+def _check_call(spec: Macro, name: str, columns: Sequence[Any], params: dict[str, Any]) -> None:
+    if len(columns) != len(spec.roles):
+        raise InputError(
+            f"{name} takes {len(spec.roles)} columns {list(spec.roles)}, got {list(columns)}",
+            rule="option",
+            hint=f"call it with the data, then {', '.join(spec.roles)}",
+        )
+    for role, column in zip(spec.roles, columns):
+        _options.column_name(role, column)
+    unknown = sorted(set(params) - set(spec.options) - set(spec.positional))
+    if unknown:
+        raise InputError(
+            f"{name} has no parameter {unknown[0]!r}",
+            role=unknown[0],
+            rule="option",
+            hint=f"its parameters are {[*spec.positional, *spec.options]}",
+        )
+    missing = [p for p in spec.positional if p not in params]
+    if missing:
+        raise InputError(
+            f"{name} needs {missing[0]}=",
+            role=missing[0],
+            rule="option",
+            hint=f"pass {missing[0]}=... as a keyword",
+        )
+
+
+def table_macro(
+    name: str,
+    data: Data,
+    *columns: str,
+    con: duckdb.DuckDBPyConnection | None = None,
+    missing: str = "raise",
+    nonfinite: str = "raise",
+    **params: Any,
+) -> pl.DataFrame:
+    """Run the table macro ``name`` on ``data`` and return its result as a Polars frame.
+
+    ``columns`` are the column arguments (``y, yhat`` or ``y, score``); ``params`` the macro's
+    named parameters in SQL spelling (``group_cols=[...]``, ``weight_col=...``, ``labels=``,
+    ``pos_label=``...). The data is checked as on the Polars front door first (``missing``
+    and ``nonfinite`` as there). Every value is bound as a parameter. Group columns come
+    first, in ``group_cols`` order.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"y": [0, 1, 1], "s": [0.2, 0.7, 0.4]})
+    >>> table_macro("clf_auroc", df, "y", "s")["auroc"].item()
+    1.0
+    """
+    spec = _spec(TABLE_MACROS, name, "table")
+    _check_call(spec, name, columns, params)
+    by = _options.group_columns(params.pop("group_cols", None))
+    weight = params.pop("weight_col", None)
+    if weight is not None:
+        _options.column_name("weight", weight)
+    params = _check_values(params)
+    if name == "clf_metrics" and params.get("average", "binary") != "binary":
+        # pos_label matters only for 'binary'; dropping it keeps string labels away from the
+        # integer default
+        params.pop("pos_label", None)
+    call = _Call(
+        spec,
+        columns,
+        by,
+        weight,
+        params,
+        _options.mode("missing", missing),
+        _options.mode("nonfinite", nonfinite),
+    )
+    with _session(con) as c, _source(c, data, call) as src:
+        _check_classes(call, src)
+        options = {**_bind_labels(params, src.enum), "group_cols": by, "weight_col": weight}
+        binds = {"tbl": src.table, **{f"c{i}": col for i, col in enumerate(columns)}}
+        binds.update({f"p_{p}": v for p, v in options.items()})
+        args = ["$tbl", *(f"$c{i}" for i in range(len(columns)))]
+        args += [f"{p} := $p_{p}" for p in options]
+        # only fixed identifiers (the macro and parameter names checked above) reach the text
+        out = _fetch(c, f"SELECT * FROM {name}({', '.join(args)})", binds, name)
+        return _finish(out, src, by, excluded=name == "clf_metrics")
+
+
+def aggregate(
+    name: str,
+    data: Data,
+    *columns: str,
+    by: By = None,
+    weight: str | None = None,
+    con: duckdb.DuckDBPyConnection | None = None,
+    missing: str = "raise",
+    nonfinite: str = "raise",
+    **params: Any,
+) -> pl.DataFrame:
+    """Run the aggregate macro ``name`` under ``GROUP BY by``: by columns, then the metric.
+
+    The metric column is named after the macro without ``clf_`` (``clf_precision`` ->
+    ``precision``). ``params`` are the macro's named parameters (``pos_label``,
+    ``zero_division``...); ``beta`` for ``clf_fbeta``. The data is checked as on the Polars
+    front door first. Rows are sorted by the group columns.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"y": [1, 1, 0, 0], "yhat": [1, 0, 1, 0]})
+    >>> aggregate("clf_precision", df, "y", "yhat")["precision"].item()
+    0.5
+    """
+    spec = _spec(AGGREGATE_MACROS, name, "aggregate")
+    _check_call(spec, name, columns, params)
+    by_cols = _options.group_columns(by)
+    if weight is not None:
+        _options.column_name("weight", weight)
+    params = _check_values(params)
+    metric = spec.outputs[0]
+    call = _Call(
+        spec,
+        columns,
+        by_cols,
+        weight,
+        params,
+        _options.mode("missing", missing),
+        _options.mode("nonfinite", nonfinite),
+    )
+    with _session(con) as c, _source(c, data, call) as src:
+        _check_classes(call, src)
+        binds: dict[str, Any] = {f"c{i}": col for i, col in enumerate(columns)}
+        binds.update(tbl=src.table)
+        picked = [f"COLUMNS([$c{i}]) AS __clf_a{i}" for i in range(len(columns))]
+        if weight is not None:
+            binds["w"] = weight
+            picked.append("COLUMNS([$w]) AS __clf_w")
+        if by_cols:
+            binds["by"] = by_cols
+            picked.insert(0, "COLUMNS($by)")
+        values = _bind_labels(params, src.enum)
+        call_args = [f"__clf_a{i}" for i in range(len(columns))]
+        call_args += [f"$p_{p}" for p in spec.positional]
+        call_args += [f"{p} := $p_{p}" for p in values if p not in spec.positional]
+        if weight is not None:
+            call_args.append("weight := __clf_w")
+        binds.update({f"p_{p}": v for p, v in values.items()})
+        # only fixed identifiers (the macro and parameter names checked above) reach the text
+        query = (
+            f"WITH __clf_rows AS (SELECT {', '.join(picked)} FROM query_table($tbl)) "
+            f"SELECT {'COLUMNS($by), ' if by_cols else ''}"
+            f"{name}({', '.join(call_args)}) AS {metric} "
+            f"FROM __clf_rows{' GROUP BY ALL ORDER BY ALL' if by_cols else ''}"
+        )
+        out = _fetch(c, query, binds, name)
+        return _finish(out, src, by_cols, excluded=False)
+
+
+# --- wrappers named and called like the Polars frame functions ---------------------------
+
+
+def _wrapper(macro: str, summary: str) -> Callable[..., pl.DataFrame]:
+    def run(
+        data: Data,
+        *columns: str,
+        by: By = None,
+        weight: str | None = None,
+        con: duckdb.DuckDBPyConnection | None = None,
+        missing: str = "raise",
+        nonfinite: str = "raise",
+        **options: Any,
+    ) -> pl.DataFrame:
+        return table_macro(
+            macro,
+            data,
+            *columns,
+            con=con,
+            missing=missing,
+            nonfinite=nonfinite,
+            group_cols=by,
+            weight_col=weight,
+            **options,
+        )
+
+    spec = TABLE_MACROS[macro]
+    run.__name__ = run.__qualname__ = summary.split(":", 1)[0]
+    run.__doc__ = (
+        f"{summary}\n\n"
+        f"Runs ``{macro}``: ``{run.__name__}(data, {', '.join(spec.roles)}, *, by=None, "
+        f"weight=None, con=None, missing='raise', nonfinite='raise', **options)`` with "
+        f"``options`` among {[o for o in spec.options if o not in ('group_cols', 'weight_col')]} "
+        f"(the macro's defaults apply). The data is checked as on the Polars front door. "
+        f"Returns the group columns, then {list(spec.outputs)}."
+    )
+    return run
+
+
+confusion_matrix = _wrapper(
+    "clf_confusion", "confusion_matrix: every pair of classes per group, zeros included."
+)
+counts = _wrapper("clf_counts", "counts: one-vs-rest tp, fp, fn, tn and support per class.")
+report = _wrapper("clf_report", "report: the table of clfeval.report (per class, then summaries).")
+metrics = _wrapper(
+    "clf_metrics", "metrics: accuracy, balanced accuracy, precision, recall, f1 and mcc."
+)
+roc_curve = _wrapper("clf_roc_curve", "roc_curve: scikit-learn's ROC points in its order.")
+pr_curve = _wrapper("clf_pr_curve", "pr_curve: scikit-learn's precision-recall points.")
+det_curve = _wrapper("clf_det_curve", "det_curve: scikit-learn's DET points in its order.")
+thresholds = _wrapper("clf_thresholds", "thresholds: counts and metrics at every distinct score.")
+auroc = _wrapper("clf_auroc", "auroc: the area under the ROC curve per group (null: one class).")
+average_precision = _wrapper(
+    "clf_average_precision", "average_precision: scikit-learn's step sum per group."
+)
+calibration = _wrapper("clf_calibration", "calibration: scikit-learn's calibration_curve points.")
+gain_curve = _wrapper("clf_gain", "gain_curve: share of positives found against share targeted.")
