@@ -185,3 +185,35 @@ def test_write_html_and_exports(tmp_path):
     assert svg.startswith("<svg")
     assert "&lt;/script&gt;" in svg
     assert "<script" not in svg
+
+
+def test_notes_beside_charts_are_escaped_text():
+    """A chart that leaves groups out says so above it; the group column's name is text."""
+    parts = [
+        pl.DataFrame(
+            {
+                EVIL: [f"{NASTY[i % len(NASTY)]} {i}"] * 3,
+                "threshold": [float("inf"), 0.6, 0.2],
+                "fpr": [0.0, 0.2, 1.0],
+                "tpr": [0.0, 0.7, 1.0],
+            }
+        )
+        for i in range(25)  # more than charts.MAX_SERIES
+    ]
+    chart = charts.roc(pl.concat(parts))
+    note = f"Showing the first 20 of 25 groups of {EVIL} (the frame has no counts to rank them by); the other 5 are left out."
+    page = render_html("Notes", charts=[("ROC", chart, f"and mine: {EVIL}")])
+    parsed = parse(page)
+    assert count(parsed, "script") == 2
+    assert count(parsed, "img") == 0
+    text = "".join(parsed.text)
+    assert note in text
+    assert f"and mine: {EVIL}" in text
+    notes = [a for t, a in parsed.tags if t == "p" and a.get("class") == "clf-note"]
+    assert len(notes) == 2
+    embed = parsed.scripts[1]
+    for bad in ("</", "<!--"):
+        assert bad not in embed
+    specs = json.loads(re.search(r"var specs = (\[.*?\]), options = ", embed, re.S).group(1))
+    assert specs[0]["usermeta"]["clfeval"]["notes"] == [note]
+    assert "subtitle" not in specs[0]["title"]  # said once, on the page

@@ -23,6 +23,7 @@ import polars as pl
 
 __all__ = [
     "HTML",
+    "chart_notes",
     "frame_table",
     "render_html",
     "script_json",
@@ -55,6 +56,7 @@ table.clf tbody tr:nth-child(even) { background: #f7f7f7; }
 pre.clf { background: #f7f7f7; padding: .8rem 1rem; overflow-x: auto; font-size: .85rem; }
 .clf-chart { overflow-x: auto; margin: .5rem 0 1rem; min-height: 2rem; }
 .clf-error { color: #b00020; }
+p.clf-note { color: #555; font-size: .85rem; margin: .25rem 0 .5rem; max-width: 48rem; }
 footer { margin-top: 3rem; color: #777; font-size: .8rem; }
 """
 
@@ -152,6 +154,28 @@ def _spec(chart: Any) -> dict[str, Any]:
     return dict(chart) if isinstance(chart, Mapping) else chart.to_dict()
 
 
+def chart_notes(chart: Any) -> list[str]:
+    """What a clfeval chart says it left out (too many classes or groups), from its
+    ``usermeta["clfeval"]["notes"]``: an Altair chart or a Vega-Lite dict; [] for others."""
+    meta = chart.get("usermeta") if isinstance(chart, Mapping) else getattr(chart, "usermeta", None)
+    notes = meta.get("clfeval", {}).get("notes", []) if isinstance(meta, Mapping) else []
+    return [str(n) for n in notes] if isinstance(notes, list) else []
+
+
+def _unsubtitled(spec: dict[str, Any], notes: Sequence[str]) -> dict[str, Any]:
+    """``spec`` without ``notes`` among its title's subtitle lines: the page prints them
+    as text above the chart, so the chart need not repeat them."""
+    title = spec.get("title")
+    if not notes or not isinstance(title, Mapping) or "subtitle" not in title:
+        return spec
+    lines = title["subtitle"] if isinstance(title["subtitle"], list) else [title["subtitle"]]
+    kept = [line for line in lines if line not in notes]
+    title = {k: v for k, v in title.items() if not k.startswith("subtitle")}
+    if kept:
+        title = {**spec["title"], "subtitle": kept}
+    return {**spec, "title": title}
+
+
 @functools.cache
 def _cache_dir() -> Path:
     base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
@@ -199,7 +223,7 @@ def vega_bundle() -> str:
 def render_html(
     title: str,
     tables: Sequence[tuple[str, Any]] = (),
-    charts: Sequence[tuple[str, Any]] = (),
+    charts: Sequence[tuple[str, Any] | tuple[str, Any, str | None]] = (),
     *,
     intro: str | None = None,
 ) -> str:
@@ -210,6 +234,8 @@ def render_html(
     any other value (escaped text in a ``<pre>``). Charts are Altair charts or Vega-Lite
     dicts, drawn as SVG by one ``vegaEmbed`` call each; the JavaScript is inlined once,
     only when there are charts. A chart that fails to draw shows the error in its place.
+    Above each chart, in words: what it left out (:func:`chart_notes`), then the entry's
+    optional third item, a note of the caller's (both escaped).
     """
     esc = html.escape
     parts = [
@@ -226,10 +252,15 @@ def render_html(
         f"<section><h2>{esc(heading)}</h2>{_content(content)}</section>"
         for heading, content in tables
     ]
-    specs = [_spec(chart) for _, chart in charts]
-    for i, (heading, _) in enumerate(charts):
+    specs = [_spec(entry[1]) for entry in charts]
+    for i, entry in enumerate(charts):
+        said_by_chart = chart_notes(specs[i])
+        specs[i] = _unsubtitled(specs[i], said_by_chart)
+        notes = [*said_by_chart, *(n for n in entry[2:3] if n)]
+        said = "".join(f'<p class="clf-note">{esc(str(n))}</p>' for n in notes)
         parts.append(
-            f'<section><h2>{esc(heading)}</h2><div class="clf-chart" id="clf-chart-{i}"></div></section>'
+            f"<section><h2>{esc(entry[0])}</h2>{said}"
+            f'<div class="clf-chart" id="clf-chart-{i}"></div></section>'
         )
     parts.append(
         "</main><footer>Made with clfeval. Opens offline: the charting code is in this file.</footer>"
@@ -270,7 +301,7 @@ def write_html(
     path: str | Path,
     title: str,
     tables: Sequence[tuple[str, Any]] = (),
-    charts: Sequence[tuple[str, Any]] = (),
+    charts: Sequence[tuple[str, Any] | tuple[str, Any, str | None]] = (),
     *,
     intro: str | None = None,
 ) -> Path:

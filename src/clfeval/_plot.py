@@ -3,16 +3,27 @@
 Chart data is shaped here with Polars before it reaches Altair: one ``series`` key
 per group, curves thinned to a point budget, step curves made explicit, scores
 binned. ``PlotNamespace`` computes a clfeval frame and hands it to ``charts``.
+
+Every size a user controls is bounded in the chart: at most ``MAX_SERIES`` series
+(groups, one-vs-rest classes) are drawn, the largest first; a confusion matrix or a
+score histogram draws at most ``MAX_CLASSES`` classes, the most frequent, and pools
+the rest into one "other" class; curves share ``MAX_ROWS`` points; histograms have at
+most ``MAX_BINS`` bins. Whatever is left out is said in the chart's subtitle and in
+its ``usermeta`` (``{"clfeval": {"notes": [...]}}``), which the HTML page prints.
 """
 
 from __future__ import annotations
 
+import difflib
 import functools
+import math
 from collections.abc import Iterable, Mapping, Sequence
+from numbers import Real
 from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
+from clfeval import _options
 from clfeval.exceptions import InputError
 
 if TYPE_CHECKING:
@@ -21,6 +32,16 @@ if TYPE_CHECKING:
 MAX_POINTS = 1_000  # points per curve
 MAX_ROWS = 12_000  # rows per chart dataset: many series share this budget
 MIN_POINTS = 50
+# Series (curves, facets, dots) drawn per chart: the palette has 20 distinct colours, a
+# legend of 20 entries still fits beside a 320-pixel chart, and 20 series of a 600-point
+# budget fill MAX_ROWS.
+MAX_SERIES = 20
+# Classes drawn in a confusion matrix or a score histogram, plus one "other": 21 x 21
+# cells of 30 pixels fit the 640-pixel matrix with the counts still written in the cells
+# (charts.confusion_matrix drops the text below 20 pixels, i.e. over 32 classes).
+MAX_CLASSES = 20
+MAX_BINS = _options.MAX_BINS  # score histogram bins
+SIZE_COLUMN = "_size"  # optional column of a chart frame: how big each series is (rows or weight)
 _INF = float("inf")
 _FLAT = 1e-9  # |sin| of the turn below which three points count as collinear
 _P5 = 2.866515718791939e-07  # the normal probability below -5
@@ -45,8 +66,134 @@ def prepare(frame: Any, columns: Sequence[str], chart: str) -> tuple[pl.DataFram
         msg = f"the {chart} chart needs the columns {missing!r}"
         hint = f"the frame has {frame.columns!r}; pass the frame clfeval.{chart}(...) returns"
         raise InputError(msg, column=missing[0], role="frame", rule="missing_column", hint=hint)
-    keys = frame.columns[: min(frame.columns.index(c) for c in columns)]
+    if frame.height == 0:
+        raise InputError(
+            f"the {chart} frame has no rows: there is nothing to draw",
+            role="frame",
+            rule="empty",
+            hint="the data (a LazyFrame is only checked when collected) had no rows left to "
+            "evaluate; check its filters and the rows missing=/nonfinite='drop' left out",
+        )
+    first = min(frame.columns.index(c) for c in columns)
+    keys = [c for c in frame.columns[:first] if c != SIZE_COLUMN]
     return with_series(frame, keys), keys
+
+
+def _what(keys: Sequence[str]) -> str:
+    """What the series of a chart are, in words: groups, classes, or curves of both."""
+    if list(keys) == ["label"]:
+        return "classes"
+    if "label" in keys:
+        return f"curves ({' · '.join(keys)})"
+    return f"groups of {' · '.join(keys)}"
+
+
+def limit(
+    raw: pl.DataFrame,
+    keys: Sequence[str],
+    *,
+    size: pl.Expr | None = None,
+    max_series: int = MAX_SERIES,
+) -> tuple[pl.DataFrame, str | None]:
+    """At most ``max_series`` series of a prepared frame, and the note saying so (or None).
+
+    The largest series stay: by the ``_size`` column when the frame has one (``df.clf.plot``
+    adds the rows, or total weight, of each group and class), else by ``size`` evaluated per
+    series (e.g. a frame's own counts), else the first ones in the frame's order. Ties keep
+    the frame's order, and so does the drawing. ``_size`` is dropped.
+    """
+    if SIZE_COLUMN in raw.columns:
+        size = pl.col(SIZE_COLUMN).max()
+    out = raw.drop(SIZE_COLUMN, strict=False)
+    names = labels(raw)
+    if len(names) <= max_series:
+        return out, None
+    n, shown, what = len(names), max_series, _what(keys)
+    if size is None:
+        kept = names[:max_series]
+        note = (
+            f"Showing the first {shown} of {n:,} {what} (the frame has no counts to rank "
+            f"them by); the other {n - shown:,} are left out."
+        )
+    else:
+        sizes = by_series(raw, size.cast(pl.Float64).alias("_n")).with_row_index("_i")
+        top = sizes.sort(["_n", "_i"], descending=[True, False], nulls_last=True)
+        kept = top.head(max_series).get_column("series").to_list()
+        most = "most frequent" if what == "classes" else "largest"
+        note = f"Showing the {shown} {most} of {n:,} {what}; the other {n - shown:,} are left out."
+    return out.filter(pl.col("series").is_in(kept)), note
+
+
+def other_name(n: int, taken: Iterable[str]) -> str:
+    """The name of the pooled class, ``other (980 classes)``, unlike any class shown."""
+    taken = set(taken)
+    name = f"other ({n:,} classes)"
+    while name in taken:
+        name += "*"
+    return name
+
+
+def top_classes(support: pl.DataFrame, max_classes: int = MAX_CLASSES) -> list[Any] | None:
+    """The ``max_classes`` classes with the largest ``support`` (a frame of ``label`` and
+    ``support``, one row per class in label order), in label order; None when at most one
+    more class than that exists, since an "other" of one class saves nothing."""
+    if support.height <= max_classes + 1:
+        return None
+    ranked = support.with_row_index("_i").sort(
+        ["support", "_i"], descending=[True, False], nulls_last=True
+    )
+    keep = set(ranked.head(max_classes).get_column("_i").to_list())
+    return [v for i, v in enumerate(support.get_column("label").to_list()) if i in keep]
+
+
+def noted(chart: Any, notes: Iterable[str | None]) -> Any:
+    """``chart`` with ``notes`` (what it leaves out) as subtitle lines and in its
+    ``usermeta``, where the HTML page finds them; unchanged without notes."""
+    import altair as alt
+
+    notes = [n for n in notes if n]
+    if not notes:
+        return chart
+    title = chart.title
+    if isinstance(title, alt.Title):
+        text = title.text
+        old = title.subtitle if isinstance(title.subtitle, (list, str)) else []
+        subtitle = [*([old] if isinstance(old, str) else old), *notes]
+    else:
+        text, subtitle = ("" if title is alt.Undefined else title), notes
+    meta = chart.usermeta if isinstance(chart.usermeta, dict) else {}
+    mine = dict(meta.get("clfeval", {}))
+    mine["notes"] = [*mine.get("notes", []), *notes]
+    return chart.properties(
+        title=alt.Title(text=text, subtitle=subtitle, subtitleFontSize=11, subtitleColor="#555555"),
+        usermeta={**meta, "clfeval": mine},
+    )
+
+
+def check_max_points(value: Any) -> int:
+    """``max_points``: an integer from 2 (a line needs both ends) to 1,000,000."""
+    return _options.positive_int(
+        "max_points",
+        value,
+        low=2,
+        high=1_000_000,
+        hint="max_points is the most points drawn per curve (the chart keeps at most "
+        f"{MAX_ROWS:,} in all)",
+    )
+
+
+def check_threshold(value: Any) -> float | None:
+    """``threshold``: None or a finite number (the rule ``score >= threshold``)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value):
+        raise InputError(
+            f"threshold={value!r} is not a finite number",
+            role="threshold",
+            rule="option",
+            hint="threshold marks the rule score >= threshold; pass a number or None",
+        )
+    return float(value)
 
 
 def with_series(frame: pl.DataFrame, keys: Sequence[str]) -> pl.DataFrame:
@@ -332,10 +479,15 @@ def score_histogram(
     >>> score_histogram(df, "y", "s", n_bins=2).select("actual", "bin", "count").rows()
     [(0, 0, 2), (1, 0, 1), (1, 1, 1)]
     """
-    if isinstance(n_bins, bool) or not isinstance(n_bins, int) or n_bins < 1:
-        msg = f"n_bins must be a positive integer, got {n_bins!r}"
-        raise InputError(msg, role="n_bins", rule="positive_int", hint="use e.g. n_bins=40")
+    n_bins = _options.positive_int(
+        "n_bins", n_bins, high=MAX_BINS, hint="n_bins is the number of score bins, e.g. 40"
+    )
     groups = [by] if isinstance(by, str) else list(by or [])
+    _check_columns(
+        data.collect_schema(),
+        {"y": y, "score": score, **({"weight": weight} if weight is not None else {})},
+        groups,
+    )
 
     def col(c: str | pl.Expr) -> pl.Expr:
         return pl.col(c) if isinstance(c, str) else c
@@ -384,6 +536,33 @@ def score_histogram(
     return out.collect() if isinstance(data, pl.DataFrame) else out
 
 
+def _check_columns(schema: pl.Schema, roles: Mapping[str, Any], by: Sequence[str]) -> None:
+    """Raise for a named column that ``schema`` lacks, or a score or weight that is not a
+    number (expressions are left to Polars)."""
+    named = [(role, c) for role, c in roles.items() if isinstance(c, str)]
+    named += [("by", c) for c in by]
+    for role, name in named:
+        if name not in schema:
+            names = list(schema.names())
+            close = difflib.get_close_matches(name, names, n=1, cutoff=0.5)
+            hint = f"the frame has {names}" + (f"; did you mean {close[0]!r}?" if close else "")
+            raise InputError(
+                f"column {name!r} ({role}) not found",
+                column=name,
+                role=role,
+                rule="missing_column",
+                hint=hint,
+            )
+        if role in ("score", "weight") and not schema[name].is_numeric():
+            raise InputError(
+                f"column {name!r} ({role}) has dtype {schema[name]}, not a number",
+                column=name,
+                role=role,
+                rule="dtype",
+                hint="scores and weights must be numeric columns",
+            )
+
+
 def _per_group(
     frame: pl.DataFrame | pl.LazyFrame, expr: pl.Expr, by: str | Sequence[str] | None, name: str
 ) -> pl.DataFrame:
@@ -398,6 +577,47 @@ def _per_group(
     return out.collect()
 
 
+def fold_note(shown: int, n: int, other: str, where: str) -> str:
+    """The words for classes pooled into "other"."""
+    return (
+        f"Showing the {shown} most frequent of {n:,} classes; the other {n - shown:,} are "
+        f"pooled in {where} “{other}”."
+    )
+
+
+def _fold_data(
+    data: pl.DataFrame | pl.LazyFrame,
+    y: str,
+    yhat: str,
+    dtype: pl.DataType,
+    top: Sequence[Any],
+    n: int,
+) -> tuple[pl.DataFrame | pl.LazyFrame, list[str], str]:
+    """``data`` with ``y`` and ``yhat`` as text, every class but ``top`` renamed to one
+    "other" (nulls stay null), the labels to pass on, and the note saying so."""
+    shown = pl.Series(list(top), dtype=dtype).cast(pl.String).to_list()
+    other = other_name(n - len(shown), shown)
+
+    def fold(c: str) -> pl.Expr:
+        raw = pl.col(c)
+        bad = raw.is_null()
+        if data.collect_schema()[c].is_float():  # a NaN label is missing, as a null
+            bad = bad | raw.is_nan()
+        text = raw.cast(dtype, strict=False).cast(pl.String)  # classes are checked already
+        return (
+            pl.when(bad)
+            .then(pl.lit(None, pl.String))
+            .when(text.is_in(shown))
+            .then(text)
+            .otherwise(pl.lit(other))
+            .alias(c)
+        )
+
+    folded = data.with_columns([fold(c) for c in dict.fromkeys([y, yhat])])
+    note = fold_note(len(shown), n, other, "the row and column")
+    return folded, [*shown, other], note
+
+
 class PlotNamespace:
     """Altair charts of a frame: ``df.clf.plot.roc("y", "p")``.
 
@@ -408,6 +628,33 @@ class PlotNamespace:
 
     def __init__(self, frame: pl.DataFrame | pl.LazyFrame) -> None:
         self._df = frame
+
+    def _sized(self, frame: Any, y: str, by: Any, weight: str | None) -> Any:
+        """``frame`` with a ``_size`` column, the rows (or total weight) of each group and,
+        in a one-vs-rest frame, of each class of ``y``, when it has more series than a chart
+        draws: the chart keeps the largest. Otherwise (or for an empty or odd frame) as is."""
+        if isinstance(frame, pl.LazyFrame):
+            frame = frame.collect()
+        groups = [by] if isinstance(by, str) else list(by or [])
+        label = "label" in frame.columns and "label" not in groups
+        keys = [*groups, *(["label"] if label else [])]
+        if not keys or not set(keys) <= set(frame.columns) or frame.height <= MAX_SERIES:
+            return frame
+        if frame.select(keys).n_unique() <= MAX_SERIES:
+            return frame
+        n = pl.len().cast(pl.Float64) if weight is None else pl.col(weight).cast(pl.Float64).sum()
+        sizes = (
+            self._df.lazy().group_by([*groups, *([y] if label else [])]).agg(n.alias(SIZE_COLUMN))
+        )
+        if label:
+            sizes = sizes.rename({y: "label"})
+        sizes = (
+            sizes.with_columns(pl.col(k).cast(frame.schema[k], strict=False) for k in keys)
+            .group_by(keys)
+            .agg(pl.col(SIZE_COLUMN).sum())
+            .collect()
+        )
+        return frame.join(sizes, on=keys, how="left", nulls_equal=True, maintain_order="left")
 
     def _usable(self, score: Any, nonfinite: str) -> pl.DataFrame | pl.LazyFrame:
         """The frame the legend metric sees: the rows the curve used."""
@@ -430,8 +677,25 @@ class PlotNamespace:
         import clfeval
         from clfeval import charts
 
+        # the one-vs-rest counts check the data and give each class's support, linear in
+        # classes; the full matrix has every pair of classes, so over MAX_CLASSES + 1 classes
+        # it is computed on the data with the rarer classes relabelled as one "other"
+        table = clfeval.counts(
+            self._df, y, yhat, labels=labels, by=by, weight=weight, missing=missing
+        )
+        table = table.collect() if isinstance(table, pl.LazyFrame) else table
+        support = table.group_by("label", maintain_order=True).agg(pl.col("support").sum())
+        if labels is None:
+            support = support.sort("label", nulls_last=True)
+        top = top_classes(support)
+        data, note, pooled = self._df, None, None
+        if top is not None:
+            data, labels, note = _fold_data(
+                data, y, yhat, table.schema["label"], top, support.height
+            )
+            pooled = labels[-1]
         frame = clfeval.confusion_matrix(
-            self._df,
+            data,
             y,
             yhat,
             labels=labels,
@@ -440,7 +704,8 @@ class PlotNamespace:
             weight=weight,
             missing=missing,
         )
-        return charts.confusion_matrix(frame)
+        chart = charts.confusion_matrix(self._sized(frame, y, by, weight), pooled=pooled)
+        return noted(chart, [note])
 
     def roc(
         self,
@@ -475,6 +740,7 @@ class PlotNamespace:
         if isinstance(score, str):
             expr = clfeval.auroc(y, score, pos_label=pos_label, weight=weight)
             area = _per_group(self._usable(score, nonfinite), expr, by, "auroc")
+        curve = self._sized(curve, y, by, weight)
         return charts.roc(curve, auroc=area, threshold=threshold, max_points=max_points)
 
     def pr(
@@ -509,6 +775,7 @@ class PlotNamespace:
         if isinstance(score, str):
             expr = clfeval.average_precision(y, score, pos_label=pos_label, weight=weight)
             ap = _per_group(self._usable(score, nonfinite), expr, by, "average_precision")
+        curve = self._sized(curve, y, by, weight)
         return charts.pr(curve, average_precision=ap, threshold=threshold, max_points=max_points)
 
     def det(
@@ -537,7 +804,7 @@ class PlotNamespace:
             missing=missing,
             nonfinite=nonfinite,
         )
-        return charts.det(curve, max_points=max_points)
+        return charts.det(self._sized(curve, y, by, weight), max_points=max_points)
 
     def thresholds(
         self,
@@ -568,6 +835,7 @@ class PlotNamespace:
             missing=missing,
             nonfinite=nonfinite,
         )
+        table = self._sized(table, y, by, weight)
         return charts.thresholds(table, metrics=metrics, threshold=threshold, max_points=max_points)
 
     def calibration(
@@ -588,6 +856,7 @@ class PlotNamespace:
         import clfeval
         from clfeval import charts
 
+        n_bins = _options.n_bins(n_bins)  # 1 to 1,000: the chart's rows are bounded
         frame = clfeval.calibration(
             self._df,
             y,
@@ -604,7 +873,7 @@ class PlotNamespace:
         if strategy == "uniform":
             expr = clfeval.ece(y, proba, pos_label=pos_label, n_bins=n_bins, weight=weight)
             ece = _per_group(self._usable(proba, nonfinite), expr, by, "ece")
-        return charts.calibration(frame, ece=ece)
+        return charts.calibration(self._sized(frame, y, by, weight), ece=ece)
 
     def scores(
         self,
@@ -615,12 +884,33 @@ class PlotNamespace:
         n_bins: int = 40,
         by: Any = None,
         weight: str | None = None,
+        missing: Any = "raise",
+        nonfinite: Any = "raise",
     ) -> Any:
         """Score histogram per actual class with the rule ``score >= threshold``, binned by
-        :func:`clfeval.charts.score_histogram` (rows with nulls or NaN left out)."""
-        from clfeval import charts
+        :func:`clfeval.charts.score_histogram` (``n_bins`` from 1 to 1,000).
 
-        hist = score_histogram(self._df, y, score, by=by, n_bins=n_bins, weight=weight)
+        The data gets the checks of every other chart: nulls raise unless
+        ``missing="drop"``, NaN and infinite scores unless ``nonfinite="drop"``."""
+        from clfeval import charts
+        from clfeval._validate import prepare as checked
+
+        _options.column_name("score", score)
+        threshold = check_threshold(threshold)
+        n_bins = _options.positive_int(
+            "n_bins", n_bins, high=MAX_BINS, hint="n_bins is the number of score bins, e.g. 40"
+        )
+        prep = checked(
+            self._df,
+            y=y,
+            score=score,
+            weight=weight,
+            by=by,
+            missing=missing,
+            nonfinite=nonfinite,
+            classes=False,
+        )
+        hist = score_histogram(prep.frame, y, score, by=by, n_bins=n_bins, weight=weight)
         return charts.scores(hist, threshold=threshold)
 
     def gain(
@@ -649,7 +939,7 @@ class PlotNamespace:
             missing=missing,
             nonfinite=nonfinite,
         )
-        return charts.gain(curve, max_points=max_points)
+        return charts.gain(self._sized(curve, y, by, weight), max_points=max_points)
 
     def lift(
         self,
@@ -677,7 +967,7 @@ class PlotNamespace:
             missing=missing,
             nonfinite=nonfinite,
         )
-        return charts.lift(curve, max_points=max_points)
+        return charts.lift(self._sized(curve, y, by, weight), max_points=max_points)
 
     def compare(
         self,
@@ -711,7 +1001,7 @@ class PlotNamespace:
             missing=missing,
             nonfinite=nonfinite,
         )
-        return charts.compare(table, by=by, metrics=metrics)
+        return charts.compare(self._sized(table, y, by, weight), by=by, metrics=metrics)
 
     def explorer(
         self,
@@ -741,4 +1031,5 @@ class PlotNamespace:
             missing=missing,
             nonfinite=nonfinite,
         )
+        table = self._sized(table, y, by, weight)
         return charts.explorer(table, threshold=threshold, max_points=max_points)

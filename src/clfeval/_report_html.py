@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from clfeval._html import HTML, render_html
+from clfeval._html import HTML, chart_notes, render_html
 from clfeval._plot import PlotNamespace
 from clfeval._report import report
 from clfeval._validate import Frame, score_columns
@@ -37,6 +37,10 @@ def report_html(
     distributions, gain, and the interactive threshold explorer (ungrouped input only).
     The Vega JavaScript is inlined, so the file opens with the network off; every user string
     is escaped. Returns the HTML text.
+
+    The page grows linearly with the classes and groups: the report and its table list
+    every class and group, while a chart draws at most the 20 most frequent classes (the
+    rest pooled as "other") and the 20 largest groups, and says so above it.
 
     Examples
     --------
@@ -80,14 +84,19 @@ def report_html(
             ("Precision–recall curve", plot.pr(y, score, **kw)),
             ("Metrics by threshold", plot.thresholds(y, score, **kw)),
             ("Calibration", plot.calibration(y, score, **kw)),
-            ("Score distributions", plot.scores(y, score, by=by, weight=weight)),
+            (
+                "Score distributions",
+                plot.scores(y, score, by=by, weight=weight, missing=missing, nonfinite=nonfinite),
+            ),
             ("Cumulative gain", plot.gain(y, score, **kw)),
         ]
         if by is None:
             charts.append(
                 ("Threshold explorer", plot.explorer(y, score, pos_label=pos_label, weight=weight))
             )
-    page = render_html(title or f"clfeval report: {y} vs {yhat}", tables, charts)
+    every = "The report above lists every class" + (" and group." if by is not None else ".")
+    noted = [(h, c, every if chart_notes(c) else None) for h, c in charts]
+    page = render_html(title or f"clfeval report: {y} vs {yhat}", tables, noted)
     if path is not None:
         Path(path).write_text(page, encoding="utf-8")
     return page

@@ -11,6 +11,13 @@ Chart data stays small whatever the input size: curves are thinned to ``max_poin
 per curve (collinear points first, then those whose removal changes the drawn line
 least), histograms are binned by Polars, and the data is embedded inline, so
 Altair's 5,000-row guard never has to step in. ``inf`` and NaN reach the JSON as null.
+
+Many groups or classes do not multiply the data either: a chart draws at most
+``MAX_SERIES`` (20) series, the largest (by a ``_size`` column when the frame has one,
+else by its own counts, else the first ones), and a confusion matrix or score histogram
+at most ``MAX_CLASSES`` (20) classes, the most frequent, the others pooled into one
+"other" class. The chart's subtitle says what was left out, and so does its
+``usermeta["clfeval"]["notes"]``, which ``clfeval``'s HTML page prints beside it.
 """
 
 from __future__ import annotations
@@ -22,14 +29,24 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from clfeval._plot import (
+    MAX_CLASSES,
     MAX_POINTS,
+    MAX_ROWS,
+    MAX_SERIES,
+    SIZE_COLUMN,
     as_text,
     budget,
     by_series,
+    check_max_points,
+    check_threshold,
     coarse,
+    fold_note,
     given,
     inline,
     labels,
+    limit,
+    noted,
+    other_name,
     per_series,
     prepare,
     probit,
@@ -37,6 +54,7 @@ from clfeval._plot import (
     stacked,
     staircase,
     thin,
+    top_classes,
 )
 from clfeval.exceptions import InputError
 
@@ -44,7 +62,9 @@ if TYPE_CHECKING:
     import altair as alt
 
 __all__ = [
+    "MAX_CLASSES",
     "MAX_POINTS",
+    "MAX_SERIES",
     "calibration",
     "compare",
     "confusion_matrix",
@@ -96,6 +116,7 @@ TITLES = {
     "fraction_positive": "Fraction of positives",
 }
 COUNTS = ("tp", "fp", "fn", "tn")
+_TOTAL = (pl.col("tp") + pl.col("fp") + pl.col("fn") + pl.col("tn")).first()  # rows of a series
 TRADE_OFFS = {"f1", "fbeta", "mcc", "accuracy", "balanced_accuracy", "youden_j", "jaccard"}
 Metric = float | pl.DataFrame | Mapping[str, float] | None
 
@@ -265,6 +286,8 @@ def roc(
     import altair as alt
 
     raw, keys = prepare(curve, ("threshold", "fpr", "tpr"), "roc_curve")
+    raw, note = limit(raw, keys)
+    max_points, threshold = check_max_points(max_points), check_threshold(threshold)
     area = (
         (pl.col("fpr") - pl.col("fpr").shift(1)) * (pl.col("tpr") + pl.col("tpr").shift(1))
     ).sum() / 2
@@ -274,7 +297,7 @@ def roc(
     layers: list[Any] = [_diagonal("fpr", "tpr"), _curve(line, keys, "fpr", "tpr")]
     if threshold is not None:
         layers.append(_operating_point(raw, keys, threshold, "fpr", "tpr", legend))
-    return alt.layer(*layers).properties(title=title, width=SIZE, height=SIZE)
+    return noted(alt.layer(*layers).properties(title=title, width=SIZE, height=SIZE), [note])
 
 
 def pr(
@@ -295,6 +318,8 @@ def pr(
     import altair as alt
 
     raw, keys = prepare(curve, ("threshold", "precision", "recall"), "pr_curve")
+    raw, note = limit(raw, keys)
+    max_points, threshold = check_max_points(max_points), check_threshold(threshold)
     ap = ((pl.col("recall") - pl.col("recall").shift(-1)) * pl.col("precision")).sum()
     lowest = pl.col("precision").get(pl.col("threshold").fill_null(math.inf).arg_min())
     chance = per_series(raw, lowest)
@@ -321,7 +346,7 @@ def pr(
         layers.append(
             _operating_point(raw, keys, threshold, "recall", "precision", legend, "bottom-left")
         )
-    return alt.layer(*layers).properties(title=title, width=SIZE, height=SIZE)
+    return noted(alt.layer(*layers).properties(title=title, width=SIZE, height=SIZE), [note])
 
 
 def det(
@@ -336,6 +361,8 @@ def det(
     import altair as alt
 
     raw, keys = prepare(curve, ("threshold", "fpr", "fnr"), "det_curve")
+    raw, note = limit(raw, keys)
+    max_points = check_max_points(max_points)
     raw = raw.with_columns(fpr_z=probit(pl.col("fpr")), fnr_z=probit(pl.col("fnr")))
     names = labels(raw)
     line = thin(raw, [("fpr_z", "fnr_z")], budget(len(names), max_points))
@@ -357,7 +384,8 @@ def det(
         alt.InlineData(values=[{"fpr_z": -5, "fnr_z": 5}, {"fpr_z": 5, "fnr_z": -5}])
     )
     chance = chance.mark_line(strokeDash=[4, 4], color=GREY, strokeWidth=1, clip=True).encode(x, y)
-    return alt.layer(chance, curve_, hover).properties(title=title, width=SIZE, height=SIZE)
+    chart = alt.layer(chance, curve_, hover).properties(title=title, width=SIZE, height=SIZE)
+    return noted(chart, [note])
 
 
 def gain(
@@ -372,12 +400,14 @@ def gain(
     import altair as alt
 
     raw, keys = prepare(curve, ("fraction_targeted", "gain"), "gain_curve")
+    raw, note = limit(raw, keys)
+    max_points = check_max_points(max_points)
     line = thin(raw, [("fraction_targeted", "gain")], budget(len(labels(raw)), max_points))
     layers = [
         _diagonal("fraction_targeted", "gain"),
         _curve(line, keys, "fraction_targeted", "gain"),
     ]
-    return alt.layer(*layers).properties(title=title, width=SIZE, height=SIZE)
+    return noted(alt.layer(*layers).properties(title=title, width=SIZE, height=SIZE), [note])
 
 
 def lift(
@@ -389,6 +419,8 @@ def lift(
     import altair as alt
 
     raw, keys = prepare(curve, ("fraction_targeted", "lift"), "lift_curve")
+    raw, note = limit(raw, keys)
+    max_points = check_max_points(max_points)
     line = thin(raw, [("fraction_targeted", "lift")], budget(len(labels(raw)), max_points))
     top = max(1.0, float(line["lift"].filter(line["lift"].is_finite()).max() or 1.0))  # type: ignore[arg-type]
     y = alt.Y(**_q("lift", rate=False)).scale(domain=[0, top])
@@ -398,21 +430,31 @@ def lift(
         .mark_rule(strokeDash=[4, 4], color=GREY)
         .encode(y)
     )
-    return alt.layer(one, chart).properties(title=title, width=SIZE, height=SIZE)
+    return noted(alt.layer(one, chart).properties(title=title, width=SIZE, height=SIZE), [note])
 
 
 # --- tables, thresholds, probabilities ------------------------------------------------------
 
 
 def confusion_matrix(
-    matrix: pl.DataFrame | pl.LazyFrame, *, title: str = "Confusion matrix"
+    matrix: pl.DataFrame | pl.LazyFrame,
+    *,
+    pooled: str | None = None,
+    title: str = "Confusion matrix",
 ) -> alt.LayerChart | alt.FacetChart:
     """Heatmap of a ``confusion_matrix`` frame: actual class on rows, predicted on columns,
     both in the frame's label order.
 
     Cells show the ``count`` or, for a normalized frame, the ``value`` as a percentage;
     a count's tooltip adds its share of the actual class (its row). Cell text is left
-    out when the cells get too small for it (over ~50 classes). Groups sit side by side.
+    out when the cells get too small for it (over ~32 classes). Groups sit side by side.
+
+    Over ``MAX_CLASSES + 1`` classes, the ``MAX_CLASSES`` most frequent actual classes are
+    drawn and the others pooled into one row and column "other (n classes)"; a normalized
+    frame has no counts to rank or pool by, so it keeps its first ``MAX_CLASSES`` classes
+    and leaves the other cells out. At most ``MAX_SERIES`` groups, the largest, are drawn.
+    ``pooled`` names a class that stands for several (such an "other"): its cells do not
+    set the colour scale, so they cannot wash out the others.
     """
     import altair as alt
 
@@ -427,9 +469,17 @@ def confusion_matrix(
             rule="missing_column",
             hint=f"the frame has {raw.columns!r}",
         )
+    raw, group_note = limit(raw, keys, size=pl.col(value).sum() if value == "count" else None)
     raw = raw.with_columns(as_text(pl.col("actual")), as_text(pl.col("predicted")))
     order = pl.concat([raw["actual"], raw["predicted"]]).unique(maintain_order=True).to_list()
-    top = float(raw[value].max() or 1)  # type: ignore[arg-type]
+    raw, order, class_note, other = _fold_classes(raw, order, value)
+    pooled = other if other is not None else pooled
+    # the colours span the classes shown by name: a pooled "other" cell, often the largest,
+    # would wash them out, so it is clamped to the darkest colour instead
+    named = raw
+    if pooled is not None:
+        named = raw.filter((pl.col("actual") != pooled) & (pl.col("predicted") != pooled))
+    top = float(named[value].max() or raw[value].max() or 1)  # type: ignore[arg-type]
     share = pl.col(value) / pl.col(value).sum().over("series", "actual")
     raw = raw.with_columns(share=share, dark=pl.col(value) > 0.55 * top)
     step = max(12, min(60, 640 // len(order)))
@@ -452,7 +502,7 @@ def confusion_matrix(
         alt.Y("actual:O", sort=order, title="Actual class", axis=alt.Axis(labelLimit=120)),
         tooltip=[alt.Tooltip("series:N", title=" · ".join(keys)), *tips] if keys else tips,
     )
-    scale = alt.Scale(scheme="blues", domain=[0, top if value == "count" else 1])
+    scale = alt.Scale(scheme="blues", domain=[0, top if value == "count" else 1], clamp=True)
     layers: list[Any] = [
         base.mark_rect(stroke="white", strokeWidth=1).encode(
             alt.Color(f"{value}:Q", scale=scale, title=value.capitalize())
@@ -465,13 +515,59 @@ def confusion_matrix(
     chart = alt.layer(*layers, data=inline(raw)).properties(
         width=alt.Step(step), height=alt.Step(step)
     )
+    notes = [class_note, group_note]
     if not keys:
-        return chart.properties(title=title)
-    return chart.facet(
-        facet=alt.Facet("series:N", sort=labels(raw), title=" · ".join(keys)),
-        columns=3,
-        title=title,
+        return noted(chart.properties(title=title), notes)
+    return noted(
+        chart.facet(
+            facet=alt.Facet("series:N", sort=labels(raw), title=" · ".join(keys)),
+            columns=3,
+            title=title,
+        ),
+        notes,
     )
+
+
+def _fold_classes(
+    raw: pl.DataFrame, order: list[str], value: str
+) -> tuple[pl.DataFrame, list[str], str | None, str | None]:
+    """At most ``MAX_CLASSES`` classes (plus "other") of a confusion frame, the class order,
+    the note saying what was pooled or left out, and the name of "other" (None if none);
+    the frame unchanged when it is small."""
+    support = pl.DataFrame({"label": order}).join(
+        raw.group_by("actual").agg(support=pl.col(value).sum()).rename({"actual": "label"}),
+        on="label",
+        how="left",
+        maintain_order="left",
+    )
+    n = len(order)
+    if value != "count":  # shares: no counts to rank or pool the classes by
+        if n <= MAX_CLASSES + 1:
+            return raw, order, None, None
+        kept = order[:MAX_CLASSES]
+        kept_set = pl.col("actual").is_in(kept) & pl.col("predicted").is_in(kept)
+        note = (
+            f"Showing the first {MAX_CLASSES} of {n:,} classes (a normalized matrix has no "
+            f"counts to rank them by); the cells of the other {n - MAX_CLASSES:,} are left out."
+        )
+        return raw.filter(kept_set), kept, note, None
+    top = top_classes(support.with_columns(pl.col("support").fill_null(0)))
+    if top is None:
+        return raw, order, None, None
+    other = other_name(n - len(top), top)
+    pos = {c: i for i, c in enumerate([*top, other])}
+
+    def fold(c: str) -> pl.Expr:
+        return pl.when(pl.col(c).is_in(top)).then(pl.col(c)).otherwise(pl.lit(other)).alias(c)
+
+    folded = (
+        raw.with_columns(fold("actual"), fold("predicted"))
+        .group_by("_sid", "actual", "predicted", maintain_order=True)
+        .agg(pl.col("series").first(), pl.col(value).sum())
+    )
+    rank = [pl.col(c).replace_strict(pos, return_dtype=pl.Int64) for c in ("actual", "predicted")]
+    folded = folded.sort([pl.col("_sid"), *rank]).with_columns(order=pl.int_range(pl.len()))
+    return folded, [*top, other], fold_note(len(top), n, other, "the row and column"), other
 
 
 def thresholds(
@@ -491,11 +587,13 @@ def thresholds(
     """
     import altair as alt
 
-    metrics = list(metrics)
+    metrics = _metric_list(metrics)
     raw, keys = prepare(table, ("threshold", *metrics), "thresholds")
     counts = [c for c in COUNTS if c in raw.columns]
+    raw, note = limit(raw, keys, size=_TOTAL if len(counts) == 4 else None)
+    max_points, threshold = check_max_points(max_points), check_threshold(threshold)
     needed = ["series", "_sid", "order", "threshold", *counts, *dict.fromkeys(metrics)]
-    raw = raw.filter(pl.col("threshold").is_finite()).select(needed)
+    raw = _finite_thresholds(raw.select(needed), "thresholds")
     names = labels(raw)
     steps = staircase(
         coarse(raw, ["threshold", *metrics], budget(len(names), max_points)), ["threshold"]
@@ -567,10 +665,46 @@ def thresholds(
         )
     chart = alt.layer(*layers, data=stacked(parts)).properties(width=SIZE + 80, height=SIZE - 60)
     if not keys:
-        return chart.properties(title=title)
-    return chart.facet(
-        facet=alt.Facet("series:N", sort=names, title=" · ".join(keys)), columns=2, title=title
+        return noted(chart.properties(title=title), [note])
+    return noted(
+        chart.facet(
+            facet=alt.Facet("series:N", sort=names, title=" · ".join(keys)), columns=2, title=title
+        ),
+        [note],
     )
+
+
+def _metric_list(metrics: Any) -> list[str]:
+    """``metrics`` as a non-empty list of distinct names (the frame must have them)."""
+    if isinstance(metrics, str) or not isinstance(metrics, Sequence) or not metrics:
+        raise InputError(
+            f"metrics={metrics!r} is not a non-empty list of metric names",
+            role="metrics",
+            rule="option",
+            hint="pass a list such as metrics=['precision', 'recall', 'f1']",
+        )
+    if not all(isinstance(m, str) for m in metrics):
+        raise InputError(
+            f"metrics={metrics!r} has a name that is not a string",
+            role="metrics",
+            rule="option",
+            hint="metrics are column names of the thresholds frame, e.g. 'f1'",
+        )
+    return list(dict.fromkeys(metrics))
+
+
+def _finite_thresholds(raw: pl.DataFrame, chart: str) -> pl.DataFrame:
+    """The rows with a finite threshold; an error when there are none."""
+    raw = raw.filter(pl.col("threshold").is_finite())
+    if raw.height == 0:
+        raise InputError(
+            f"the {chart} frame has no row with a finite threshold: there is nothing to draw",
+            column="threshold",
+            role="frame",
+            rule="empty",
+            hint=f"pass the frame clfeval.{chart}(...) returns",
+        )
+    return raw
 
 
 def calibration(
@@ -587,6 +721,13 @@ def calibration(
 
     raw, keys = prepare(
         frame, ("bin", "mean_predicted", "fraction_positive", "count"), "calibration"
+    )
+    per_series_rows = int(raw.group_by("_sid").len().get_column("len").max())  # type: ignore[arg-type]
+    raw, note = limit(
+        raw,
+        keys,
+        size=pl.col("count").sum(),
+        max_series=max(1, min(MAX_SERIES, MAX_ROWS // per_series_rows)),
     )
     gap = (
         pl.col("count") * (pl.col("fraction_positive") - pl.col("mean_predicted")).abs()
@@ -614,9 +755,8 @@ def calibration(
     bars = base.mark_bar(size=6, opacity=0.75).encode(
         alt.Y("count:Q", title="Rows", axis=alt.Axis(format="~s")), color=color
     )
-    return alt.vconcat(top, bars.properties(width=SIZE, height=80), spacing=6).properties(
-        title=title
-    )
+    chart = alt.vconcat(top, bars.properties(width=SIZE, height=80), spacing=6)
+    return noted(chart.properties(title=title), [note])
 
 
 def scores(
@@ -628,11 +768,26 @@ def scores(
     """Histogram of scores per actual class (share of the class in each bin, overlaid),
     from a ``score_histogram`` frame, with the rule ``score >= threshold``: everything
     right of the dashed line is predicted positive. Groups are stacked in rows.
+
+    Over ``MAX_CLASSES + 1`` classes, the ``MAX_CLASSES`` most frequent are drawn and the
+    others pooled into one "other" histogram (without a ``count`` column: the first ones,
+    the others left out). Groups are limited to ``MAX_SERIES``, the largest, and fewer
+    when their bins would exceed ``MAX_ROWS`` rows.
     """
     import altair as alt
 
     raw, keys = prepare(hist, ("actual", "bin_start", "bin_end", "fraction"), "score_histogram")
+    threshold = check_threshold(threshold)
     raw = raw.with_columns(as_text(pl.col("actual")))
+    raw, class_note = _fold_histogram(raw)
+    has_count = "count" in raw.columns
+    per_series_rows = int(raw.group_by("_sid").len().get_column("len").max())  # type: ignore[arg-type]
+    raw, group_note = limit(
+        raw,
+        keys,
+        size=pl.col("count").sum() if has_count else None,
+        max_series=max(1, min(MAX_SERIES, MAX_ROWS // per_series_rows)),
+    )
     classes = labels(raw, "actual")
     lo, hi = float(raw["bin_start"].min()), float(raw["bin_end"].max())  # type: ignore[arg-type]
     if threshold is not None:
@@ -683,11 +838,49 @@ def scores(
             ).encode(x, text="text:N"),
         ]
     chart = alt.layer(*layers, data=stacked(parts)).properties(width=SIZE + 120, height=SIZE - 120)
+    notes = [class_note, group_note]
     if not keys:
-        return chart.properties(title=title)
-    return chart.facet(
-        row=alt.Row("series:N", sort=labels(raw), title=" · ".join(keys)), title=title
+        return noted(chart.properties(title=title), notes)
+    return noted(
+        chart.facet(row=alt.Row("series:N", sort=labels(raw), title=" · ".join(keys)), title=title),
+        notes,
     )
+
+
+def _fold_histogram(raw: pl.DataFrame) -> tuple[pl.DataFrame, str | None]:
+    """At most ``MAX_CLASSES`` actual classes of a histogram frame (the others pooled into
+    one, or left out without counts) and the note saying so."""
+    order = labels(raw, "actual")
+    n = len(order)
+    if n <= MAX_CLASSES + 1:
+        return raw, None
+    if "count" not in raw.columns:
+        kept = order[:MAX_CLASSES]
+        note = (
+            f"Showing the first {MAX_CLASSES} of {n:,} classes (the frame has no counts to "
+            f"rank them by); the other {n - MAX_CLASSES:,} are left out."
+        )
+        return raw.filter(pl.col("actual").is_in(kept)), note
+    support = raw.group_by("actual", maintain_order=True).agg(support=pl.col("count").sum())
+    top = top_classes(support.rename({"actual": "label"}))
+    assert top is not None
+    other = other_name(n - len(top), top)
+    pos = {c: i for i, c in enumerate([*top, other])}
+    actual = pl.when(pl.col("actual").is_in(top)).then(pl.col("actual")).otherwise(pl.lit(other))
+    folded = (
+        raw.with_columns(actual.alias("actual"))
+        .group_by("_sid", "actual", "bin_start", "bin_end", maintain_order=True)
+        .agg(
+            pl.col("series").first(),
+            *[pl.col(c).first() for c in ("bin",) if c in raw.columns],
+            pl.col("count").sum(),
+        )
+        .with_columns(fraction=pl.col("count") / pl.col("count").sum().over("_sid", "actual"))
+    )
+    rank = pl.col("actual").replace_strict(pos, return_dtype=pl.Int64)
+    folded = folded.sort(pl.col("_sid"), rank, pl.col("bin_start"))
+    note = fold_note(len(top), n, other, "one histogram,")
+    return folded.with_columns(order=pl.int_range(pl.len())), note
 
 
 # --- comparison and the explorer ----------------------------------------------------------
@@ -718,15 +911,35 @@ def compare(
             if isinstance(by, str)
             else list(by)
             if by is not None
-            else [c for c, t in schema.items() if not t.is_float() and c != "n_excluded"]
+            else [
+                c
+                for c, t in schema.items()
+                if not t.is_float() and c not in ("n_excluded", SIZE_COLUMN)
+            ]
         )
         on = (
-            list(metrics)
+            _metric_list(metrics)
             if metrics is not None
-            else [c for c, t in schema.items() if t.is_float() and c not in keys]
+            else [
+                c for c, t in schema.items() if t.is_float() and c not in keys and c != SIZE_COLUMN
+            ]
         )
-        frame = frame.unpivot(on=on, index=keys, variable_name="metric", value_name="value")
+        absent = [c for c in [*keys, *on] if c not in schema]
+        if absent or not on:
+            raise InputError(
+                f"the metrics chart needs the columns {absent!r}"
+                if absent
+                else "the metrics frame has no metric (floating-point) column",
+                column=absent[0] if absent else None,
+                role="frame",
+                rule="missing_column",
+                hint=f"the frame has {frame.columns!r}; pass the frame clfeval.metrics(...) "
+                "returns, with by= naming its group columns",
+            )
+        index = [*keys, SIZE_COLUMN] if SIZE_COLUMN in schema else keys
+        frame = frame.unpivot(on=on, index=index, variable_name="metric", value_name="value")
     raw, keys = prepare(frame, ("metric", "value"), "metrics")
+    raw, note = limit(raw, keys)
     if metrics is not None:
         raw = raw.filter(pl.col("metric").is_in(list(metrics)))
     raw = raw.with_columns(
@@ -760,7 +973,8 @@ def compare(
         color=_color(labels(raw), keys, orient="bottom"),
         tooltip=tips,
     )
-    return alt.layer(bar, dots).properties(title=title, width=SIZE + 80, height=alt.Step(26))
+    chart = alt.layer(bar, dots).properties(title=title, width=SIZE + 80, height=alt.Step(26))
+    return noted(chart, [note])
 
 
 EXPLORER_METRICS = ("precision", "recall", "specificity", "f1", "accuracy", "mcc")
@@ -785,7 +999,9 @@ def explorer(
     import altair as alt
 
     raw, keys = prepare(table, ("threshold", *COUNTS, "fpr", *EXPLORER_METRICS), "thresholds")
-    raw = raw.filter(pl.col("threshold").is_finite()).sort(
+    raw, note = limit(raw, keys, size=_TOTAL)
+    max_points, threshold = check_max_points(max_points), check_threshold(threshold)
+    raw = _finite_thresholds(raw, "thresholds").sort(
         "_sid", "threshold", descending=[False, True], maintain_order=True
     )
     names = labels(raw)
@@ -856,7 +1072,8 @@ def explorer(
             text="[upper(datum.cell), format(datum.n, ',')]",
         )
     )
-    top = max(1, int(start.select(pl.max_horizontal("fn", "tn").max()).item()))
+    most = start.select(pl.max_horizontal("fn", "tn").max()).item()
+    top = max(1, int(most)) if most is not None and math.isfinite(most) else 1  # inf: huge weights
     side = {"sort": ["Negative", "Positive"], "axis": alt.Axis(labelAngle=0)}
     cells = cells.encode(
         alt.X("predicted:N", title="Predicted", **side), alt.Y("actual:N", title="Actual", **side)
@@ -924,4 +1141,4 @@ def explorer(
         alt.hconcat(matrix, numbers, spacing=60),
     )
     # the parameter goes on the top level: add_params() walks into the facet and fails
-    return grid.properties(title=title, params=[param.param])
+    return noted(grid.properties(title=title, params=[param.param]), [note])
