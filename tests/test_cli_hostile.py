@@ -122,6 +122,11 @@ CASES = [
     ("by-empty", [*REPORT, "--by", ""], ["--by", "names nothing"]),
     ("by-commas", [*REPORT, "--by", " , ,"], ["--by", "names nothing"]),
     ("by-missing", [*REPORT, "--by", "region"], ["'region' (by) not found"]),
+    (
+        "by-csv-name",
+        [*REPORT, "--by", "id", "--by", "value", "--format", "csv"],
+        ["'value'", "--format csv"],
+    ),
     # LIBRARY: a group column that is also y gives Polars' duplicate-name text
     ("by-is-y", [*REPORT, "--by", "y"], ["'y'"]),
     ("proba-empty", [*REPORT, "--proba", ""], ["--proba", "names nothing"]),

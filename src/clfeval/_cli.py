@@ -69,6 +69,7 @@ AVERAGES = ("binary", "micro", "macro", "weighted")
 UNAVERAGED = ("accuracy", "balanced_accuracy", "mcc")
 AVERAGED = ("precision", "recall", "f1")
 SCORE_METRICS = ("auroc", "average_precision", "log_loss", "brier")
+CSV_COLUMNS = ("section", "row", "metric", "value")  # after the group columns
 
 
 class _UsageError(Exception):
@@ -1136,13 +1137,8 @@ def _csv(
         for strategy, values in part.get("baselines", {}).items():
             for metric, v in values.items():
                 add(key, "baselines", str(strategy), metric, v)
-    schema = {
-        **{c: by_schema[c] for c in by},
-        "section": pl.String(),
-        "row": pl.String(),
-        "metric": pl.String(),
-        "value": pl.Float64(),
-    }
+    kinds = (pl.String(), pl.String(), pl.String(), pl.Float64())
+    schema = {**{c: by_schema[c] for c in by}, **dict(zip(CSV_COLUMNS, kinds))}
     return pl.DataFrame(rows, schema=schema, orient="row").write_csv()
 
 
@@ -1208,6 +1204,16 @@ def _cmd_report(args: argparse.Namespace) -> int:
         )
     digits = _digits(args)
     schema = _schema(args)
+    if args.format == "csv" and args.by is not None:
+        clash = [c for c in _split(args.by, "--by") if c in CSV_COLUMNS]
+        if clash:
+            raise _error(
+                f"group column {clash[0]!r} has the name of a column of --format csv "
+                f"({', '.join(CSV_COLUMNS)})",
+                role="by",
+                column=clash[0],
+                hint="rename it in --query (SELECT ... AS another_name), or use --format json",
+            )
     inputs = _input_paths(args)
     if args.html is not None:
         _html_writer()
@@ -1453,6 +1459,9 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
 
 CSV_HELP = (
+    "--format json prints average, pos_label, note (when the averaged metrics are left out), "
+    "report (scikit-learn's output_dict), metrics, baselines (with --score) and n_excluded "
+    "(with --missing/--nonfinite drop); with --by, by and one entry per group in groups. "
     "--format csv prints one tidy CSV with everything --format json carries, one row per "
     "number: the --by columns, section (report, metrics, baselines), row, metric, value. In "
     "'report', row is the report's row (a class, accuracy, macro avg, weighted avg) and metric "
@@ -1517,8 +1526,9 @@ def _parser() -> _Parser:
     rep.add_argument(
         "--average",
         help="how --format json/csv average precision, recall and f1: binary (default, the "
-        "class --pos-label), micro, macro or weighted. With more than two classes and no "
-        "--average they are left out, and a note says so",
+        "class --pos-label), micro, macro or weighted. When binary cannot apply (more than "
+        "two classes, or the default positive class is not one of two) and no --average is "
+        "given, they are left out and a note says so; no other average is picked for you",
     )
     rep.add_argument(
         "--schema",
@@ -1539,7 +1549,12 @@ def _parser() -> _Parser:
         help="NaN or infinite scores: an error (default) or left out and counted",
     )
     rep.add_argument("--digits", help="decimals shown, 0 to 15 (default 2)")
-    rep.add_argument("--format", choices=("text", "json", "csv"), default="text")
+    rep.add_argument(
+        "--format",
+        choices=("text", "json", "csv"),
+        default="text",
+        help="text (scikit-learn's layout, the default), json or csv (see below)",
+    )
     rep.add_argument(
         "--html",
         metavar="OUT",
