@@ -13,7 +13,6 @@ from pathlib import Path
 import duckdb
 import polars as pl
 import pytest
-from polars.testing import assert_frame_equal
 from sklearn import metrics as skm
 
 import clfeval as ce
@@ -133,14 +132,78 @@ def test_json_is_to_dict_plus_metrics(capsys, files, patients):
         assert doc["metrics"][name] == pytest.approx(value, abs=1e-9), name
 
 
-def test_csv_is_the_report_table(capsys, files, patients):
+def tidy(out: str, by_schema: dict[str, pl.DataType] | None = None) -> pl.DataFrame:
+    schema = {
+        **(by_schema or {}),
+        "section": pl.String,
+        "row": pl.String,
+        "metric": pl.String,
+        "value": pl.Float64,
+    }
+    return pl.read_csv(io.StringIO(out), schema=schema)
+
+
+def number(frame: pl.DataFrame, section: str, row: str | None, metric: str) -> float | None:
+    hit = frame.filter(
+        pl.col("section") == section,
+        pl.col("row").eq_missing(row),
+        pl.col("metric") == metric,
+    )
+    assert hit.height == 1, (section, row, metric, hit)
+    return hit["value"].item()
+
+
+def test_csv_carries_everything_json_carries(capsys, files, patients):
+    args = ("report", files["parquet"], "--y", "y", "--yhat", "yhat", "--score", "score")
+    code, out, err = run(capsys, *args, "--format", "json")
+    assert (code, err) == (0, "")
+    doc = json.loads(out)
+    code, out, err = run(capsys, *args, "--format", "csv")
+    assert (code, err) == (0, "")
+    frame = tidy(out)
+    assert frame.columns == ["section", "row", "metric", "value"]
+    expected = []
+    for row, value in doc["report"].items():
+        if isinstance(value, dict):
+            expected += [("report", row, metric, v) for metric, v in value.items()]
+        else:
+            expected.append(("report", row, row, value))
+    for metric, v in doc["metrics"].items():
+        row = "1" if metric in ("precision", "recall", "f1") else None  # binary: the class
+        expected.append(("metrics", row, metric, v))
+    for strategy, values in doc["baselines"].items():
+        expected += [("baselines", strategy, metric, v) for metric, v in values.items()]
+    assert frame.height == len(expected)
+    for section, row, metric, v in expected:
+        assert number(frame, section, row, metric) == pytest.approx(v, abs=1e-15)
+    # the same numbers as the report: accuracy, per-class and score metrics, baselines
+    rep = ce.report(patients, "y", "yhat", score="score")
+    assert number(frame, "report", "accuracy", "accuracy") == 0.75
+    assert number(frame, "report", "1", "precision") == pytest.approx(7 / 9, abs=1e-15)
+    assert number(frame, "metrics", None, "auroc") == rep.extras["auroc"].item()
+    prior = rep.baselines.filter(pl.col("strategy") == "prior")
+    assert number(frame, "baselines", "prior", "log_loss") == prior["log_loss"].item()
+
+
+def test_csv_average_names_its_row(capsys, files):
     code, out, _ = run(
-        capsys, "report", files["ndjson"], "--y", "y", "--yhat", "yhat", "--format", "csv"
+        capsys,
+        "report",
+        files["csv"],
+        "--y",
+        "y",
+        "--yhat",
+        "yhat",
+        "--format",
+        "csv",
+        "--average",
+        "macro",
     )
     assert code == 0
-    table = ce.report(patients, "y", "yhat").table
-    got = pl.read_csv(io.StringIO(out), schema=table.schema)
-    assert_frame_equal(got, table)
+    frame = tidy(out)
+    assert number(frame, "metrics", "macro avg", "f1") == number(
+        frame, "report", "macro avg", "f1-score"
+    )
 
 
 def test_duckdb_table(capsys, files, patients):
@@ -201,12 +264,26 @@ def test_grouped_text_and_json(capsys, grouped):
 
 def test_grouped_csv_has_group_columns(capsys, grouped):
     df, path = grouped
-    code, out, _ = run(
-        capsys, "report", path, "--y", "y", "--yhat", "yhat", "--by", "region", "--format", "csv"
-    )
+    args = ("report", path, "--y", "y", "--yhat", "yhat", "--by", "region", "--score", "score")
+    code, out, _ = run(capsys, *args, "--format", "csv")
     assert code == 0
+    frame = tidy(out, {"region": pl.String})
+    assert frame.columns == ["region", "section", "row", "metric", "value"]
+    code, out, _ = run(capsys, *args, "--format", "json")
+    doc = json.loads(out)
+    assert frame["region"].unique().sort().to_list() == sorted(
+        g["group"]["region"] for g in doc["groups"]
+    )
+    for group in doc["groups"]:
+        part = frame.filter(pl.col("region") == group["group"]["region"])
+        n = sum(len(v) if isinstance(v, dict) else 1 for v in group["report"].values())
+        n += len(group["metrics"]) + sum(len(v) for v in group["baselines"].values())
+        assert part.height == n
+        assert number(part, "metrics", None, "auroc") == group["metrics"]["auroc"]
     table = ce.report(df, "y", "yhat", by="region").table
-    assert_frame_equal(pl.read_csv(io.StringIO(out), schema=table.schema), table)
+    north = table.filter(pl.col("region") == "north", pl.col("label") == "1")
+    got = frame.filter(pl.col("region") == "north")
+    assert number(got, "report", "1", "recall") == north["recall"].item()
 
 
 def test_weight(capsys, tmp_path, patients):
@@ -431,11 +508,15 @@ def test_labels_that_do_not_parse(capsys, files):
     assert_one_error(code, err, "'sick'", "not an integer", "Int64")
 
 
-def test_late_text_in_a_label_column(capsys, tmp_path):
+def test_late_text_in_a_label_column_is_a_class(capsys, tmp_path):
     rows = ["y,yhat"] + ["1,0"] * 150 + ["x,0"]
     path = write(tmp_path, "late.csv", "\n".join(rows) + "\n")
-    code, _, err = run(capsys, "report", path, "--y", "y", "--yhat", "yhat")
-    assert_one_error(code, err, "'y'", "'yhat'", "different kinds of labels")
+    code, out, err = run(capsys, "report", path, "--y", "y", "--yhat", "yhat")
+    assert (code, err) == (0, "")
+    text = pl.DataFrame({"y": ["1"] * 150 + ["x"], "yhat": ["0"] * 151})
+    assert out == text_of(ce.report(text, "y", "yhat"))
+    code, _, err = run(capsys, "report", path, "--y", "y", "--yhat", "yhat", "--schema", "y=int")
+    assert_one_error(code, err, "'y' (y)", "'x' (row 150)", "--schema")
 
 
 def test_hostile_table_name_leaves_the_table_intact(capsys, files):
@@ -630,3 +711,682 @@ def test_module_entry_point_error(files):
     assert done.returncode == 2
     assert done.stdout == ""
     assert_one_error(done.returncode, done.stderr, "'nope' (yhat) not found")
+
+
+# --- output never lands on input --------------------------------------------------------------
+
+MARKER = '<meta name="generator" content="clfeval">'
+
+
+@pytest.mark.parametrize("kind", ["parquet", "csv", "ndjson"])
+def test_html_onto_the_input_is_refused(capsys, tmp_path, patients, kind):
+    path = tmp_path / f"p.{kind}"
+    getattr(patients, f"write_{kind}")(path)
+    before = path.read_bytes()
+    code, out, err = run(capsys, "report", path, "--y", "y", "--yhat", "yhat", "--html", path)
+    assert out == ""
+    assert_one_error(code, err, "--html", ".html")
+    assert path.read_bytes() == before
+
+
+def test_html_onto_an_input_named_html_is_refused(capsys, tmp_path, patients):
+    path = tmp_path / "data.html"
+    patients.write_csv(path)
+    before = path.read_bytes()
+    code, _, err = run(
+        capsys,
+        "report",
+        path,
+        "--input-format",
+        "csv",
+        "--y",
+        "y",
+        "--yhat",
+        "yhat",
+        "--html",
+        path,
+    )
+    assert_one_error(code, err, "is the input", "destroy the data")
+    assert path.read_bytes() == before
+
+
+def test_html_through_a_symlink_to_the_input_is_refused(capsys, tmp_path, patients):
+    data = tmp_path / "p.csv"
+    patients.write_csv(data)
+    link = tmp_path / "link.html"
+    link.symlink_to(data)
+    before = data.read_bytes()
+    code, _, err = run(capsys, "report", data, "--y", "y", "--yhat", "yhat", "--html", link)
+    assert_one_error(code, err, "is the input")
+    assert data.read_bytes() == before
+
+
+def test_html_onto_the_db_file_is_refused(capsys, tmp_path, files):
+    db = tmp_path / "db.html"  # a DuckDB file with an HTML name
+    shutil.copy(files["db"], db)
+    before = db.read_bytes()
+    code, _, err = run(
+        capsys,
+        "report",
+        "--db",
+        db,
+        "--table",
+        "preds",
+        "--y",
+        "y",
+        "--yhat",
+        "yhat",
+        "--html",
+        db,
+    )
+    assert_one_error(code, err, "is the input")
+    assert db.read_bytes() == before
+
+
+def test_html_inside_an_input_directory_is_refused(capsys, tmp_path, patients):
+    d = tmp_path / "dataset"
+    d.mkdir()
+    patients.write_parquet(d / "part-0.parquet")
+    code, _, err = run(
+        capsys,
+        "report",
+        d,
+        "--input-format",
+        "parquet",
+        "--y",
+        "y",
+        "--yhat",
+        "yhat",
+        "--html",
+        d / "r.html",
+    )
+    assert_one_error(code, err, "inside the input directory")
+    assert not (d / "r.html").exists()
+
+
+def test_html_never_replaces_a_page_clfeval_did_not_write(capsys, tmp_path, files):
+    mine = tmp_path / "notes.html"
+    mine.write_text("<html><body>my notes</body></html>", encoding="utf-8")
+    args = ("report", files["parquet"], "--y", "y", "--yhat", "yhat", "--html")
+    code, out, err = run(capsys, *args, mine)
+    assert out == ""  # refused before anything is read or printed
+    assert_one_error(code, err, "not a page clfeval wrote", "remove the file")
+    assert mine.read_text(encoding="utf-8") == "<html><body>my notes</body></html>"
+    page = tmp_path / "r.html"
+    assert run(capsys, *args, page)[0] == 0
+    assert MARKER in page.read_text(encoding="utf-8")[:2000]
+    first = page.read_text(encoding="utf-8")
+    code, _, err = run(capsys, *args, page)  # clfeval's own page is replaced
+    assert code == 0
+    assert f"wrote {page}" in err
+    assert page.read_text(encoding="utf-8") == first
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+
+
+@pytest.mark.parametrize("out", ["report.txt", "report", "report.html.bak", "r.parquet"])
+def test_html_needs_an_html_name(capsys, tmp_path, files, out):
+    code, _, err = run(
+        capsys, "report", files["parquet"], "--y", "y", "--yhat", "yhat", "--html", tmp_path / out
+    )
+    assert_one_error(code, err, ".html or .htm")
+    assert not (tmp_path / out).exists()
+
+
+def test_html_upper_case_suffix_and_htm(capsys, tmp_path, files):
+    for name in ("R.HTML", "r.htm"):
+        code, _, _ = run(
+            capsys,
+            "report",
+            files["parquet"],
+            "--y",
+            "y",
+            "--yhat",
+            "yhat",
+            "--html",
+            tmp_path / name,
+        )
+        assert code == 0
+        assert MARKER in (tmp_path / name).read_text(encoding="utf-8")
+
+
+def test_demo_refuses_data_and_foreign_pages(capsys, tmp_path, patients, monkeypatch):
+    data = tmp_path / "p.parquet"
+    patients.write_parquet(data)
+    before = data.read_bytes()
+    code, out, err = run(capsys, "demo", "--html", data)
+    assert out == ""
+    assert_one_error(code, err, ".html or .htm")
+    assert data.read_bytes() == before
+    monkeypatch.chdir(tmp_path)
+    Path("clfeval-demo.html").write_text("mine", encoding="utf-8")
+    code, _, err = run(capsys, "demo")
+    assert_one_error(code, err, "clfeval-demo.html", "not a page clfeval wrote")
+    assert Path("clfeval-demo.html").read_text(encoding="utf-8") == "mine"
+
+
+def test_stdout_appending_to_the_input_is_refused(tmp_path, patients):
+    data = tmp_path / "p.csv"
+    patients.write_csv(data)
+    before = data.read_bytes()
+    with open(data, "ab") as sink:
+        done = subprocess.run(
+            [*_command(), "report", str(data), "--y", "y", "--yhat", "yhat"],
+            stdout=sink,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    assert_one_error(done.returncode, done.stderr, "standard output is the input file")
+    assert data.read_bytes() == before
+
+
+# --- sql --install ----------------------------------------------------------------------------
+
+
+def _clf_macros(db: Path) -> set[str]:
+    with duckdb.connect(str(db), read_only=True) as con:
+        rows = con.execute(
+            "SELECT DISTINCT function_name FROM duckdb_functions() "
+            "WHERE starts_with(function_name, 'clf_')"
+        ).fetchall()
+    return {r[0] for r in rows}
+
+
+def test_sql_install_refuses_a_file_that_is_not_duckdb(capsys, tmp_path, files):
+    for name, content in (("preds.csv", files["csv"].read_bytes()), ("empty.db", b"")):
+        path = tmp_path / name
+        path.write_bytes(content)
+        code, out, err = run(capsys, "sql", "--install", path)
+        assert out == ""
+        assert_one_error(code, err, name, "not a DuckDB database file")
+        assert path.read_bytes() == content
+    code, _, err = run(capsys, "sql", "--install", tmp_path)
+    assert_one_error(code, err, "is a directory")
+    code, _, err = run(capsys, "sql", "--install", tmp_path / "no" / "m.duckdb")
+    assert_one_error(code, err, "does not exist")
+    code, _, err = run(capsys, "sql", "--install", ":memory:")
+    assert_one_error(code, err, "lost")
+
+
+def test_sql_install_counts_and_checks_the_macros(capsys, tmp_path, patients):
+    db = tmp_path / "m.duckdb"
+    code, out, _ = run(capsys, "sql", "--install", db)
+    assert code == 0
+    macros = _clf_macros(db)
+    assert "clf_roc_curve" in macros
+    public = {m for m in macros if not m.startswith("clf__")}
+    n = int(re.search(r"installed (\d+) clfeval macros", out).group(1))
+    assert n == len(macros) >= len(public) > 10
+    assert "a new database" in out
+    with duckdb.connect(str(db)) as con:  # an existing DuckDB file keeps its tables
+        con.register("frame", patients.to_arrow())
+        con.execute("CREATE TABLE preds AS SELECT * FROM frame")
+    code, out, _ = run(capsys, "sql", "--install", db)
+    assert code == 0
+    assert "a new database" not in out
+    with duckdb.connect(str(db), read_only=True) as con:
+        assert con.execute("SELECT clf_accuracy(y, yhat) FROM preds").fetchone() == (0.75,)
+
+
+def test_duckdb_files_carry_the_magic(tmp_path):
+    db = tmp_path / "x.duckdb"
+    duckdb.connect(str(db)).close()
+    assert db.read_bytes()[8:12] == b"DUCK"
+
+
+# --- CSV labels are text ----------------------------------------------------------------------
+
+
+@pytest.fixture
+def padded(tmp_path: Path) -> Path:
+    """01 and 1, 00 and 0: four classes as text, two as integers."""
+    return write(tmp_path, "padded.csv", "y,yhat,g\n01,1,a\n1,1,a\n00,0,b\n0,0,b\n1,01,b\n")
+
+
+def test_csv_labels_are_read_as_text(capsys, padded):
+    code, out, err = run(capsys, "report", padded, "--y", "y", "--yhat", "yhat", "--format", "json")
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["report"]["accuracy"] == pytest.approx(0.4)
+    assert doc["metrics"]["accuracy"] == pytest.approx(0.4)
+    assert {"0", "00", "01", "1"} <= doc["report"].keys()
+    assert "note" in doc
+    assert "4 classes" in doc["note"]
+    assert "4 classes" in err  # the note is also said on stderr
+    code, out, _ = run(
+        capsys,
+        "report",
+        padded,
+        "--y",
+        "y",
+        "--yhat",
+        "yhat",
+        "--schema",
+        "y=int",
+        "--schema",
+        "yhat=int",
+        "--format",
+        "json",
+    )
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["report"]["accuracy"] == 1.0
+    assert (doc["average"], doc["pos_label"]) == ("binary", 1)
+
+
+def test_csv_group_columns_are_text(capsys, tmp_path):
+    path = write(tmp_path, "g.csv", "y,yhat,g\n1,1,01\n0,0,1\n1,0,01\n0,1,1\n")
+    code, out, _ = run(
+        capsys, "report", path, "--y", "y", "--yhat", "yhat", "--by", "g", "--format", "json"
+    )
+    assert code == 0
+    assert [g["group"]["g"] for g in json.loads(out)["groups"]] == ["01", "1"]
+
+
+def test_schema_types_and_errors(capsys, padded):
+    args = ("report", padded, "--y", "y", "--yhat", "yhat")
+    code, _, _ = run(capsys, *args, "--schema", "y=int,yhat=int,g=str")
+    assert code == 0
+    for value, needle in (
+        ("y=integer", "unknown type 'integer'"),
+        ("nope=int", "'nope'"),
+        ("y", "COL=TYPE"),
+        ("=int", "COL=TYPE"),
+        ("y=bool", "true or false"),
+        ("y=float", "Float64"),  # labels must be integral: the library says so
+    ):
+        code, _, err = run(capsys, *args, "--schema", value)
+        if needle == "Float64":
+            assert code in (0, 2)
+            continue
+        assert_one_error(code, err, needle)
+
+
+def test_schema_is_for_text_formats_only(capsys, files):
+    code, _, err = run(
+        capsys, "report", files["parquet"], "--y", "y", "--yhat", "yhat", "--schema", "y=int"
+    )
+    assert_one_error(code, err, "--schema", "Parquet")
+    code, _, err = run(
+        capsys,
+        "report",
+        "--db",
+        files["db"],
+        "--table",
+        "preds",
+        "--y",
+        "y",
+        "--yhat",
+        "yhat",
+        "--schema",
+        "y=int",
+    )
+    assert_one_error(code, err, "--schema", "DuckDB")
+
+
+def test_text_labels_need_no_pos_label_for_the_text_report(capsys, tmp_path, patients):
+    df = patients.with_columns(
+        pl.col("y", "yhat").replace_strict({1: "sick", 0: "healthy"}, return_dtype=pl.String)
+    )
+    path = tmp_path / "s.csv"
+    df.write_csv(path)
+    code, out, err = run(capsys, "report", path, "--y", "y", "--yhat", "yhat")
+    assert (code, err) == (0, "")
+    assert out == text_of(ce.report(df, "y", "yhat"))
+    code, out, err = run(capsys, "report", path, "--y", "y", "--yhat", "yhat", "--format", "json")
+    assert code == 0
+    doc = json.loads(out)
+    assert "precision" not in doc["metrics"]
+    assert doc["metrics"]["accuracy"] == 0.75
+    assert "--pos-label" in doc["note"]
+    assert "'1'" in doc["note"]
+    code, _, err = run(
+        capsys, "report", path, "--y", "y", "--yhat", "yhat", "--score", "score"
+    )  # a binary score needs the positive class
+    assert_one_error(code, err, "'1'", "--pos-label")
+
+
+def test_text_zero_one_labels_default_to_the_text_one(capsys, files, patients):
+    code, out, _ = run(
+        capsys,
+        "report",
+        files["csv"],
+        "--y",
+        "y",
+        "--yhat",
+        "yhat",
+        "--score",
+        "score",
+        "--format",
+        "json",
+    )
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["pos_label"] == "1"
+    assert doc["metrics"]["auroc"] == pytest.approx(0.86, abs=1e-12)
+    assert doc["metrics"]["precision"] == pytest.approx(7 / 9, abs=1e-12)
+
+
+def test_ndjson_keeps_json_types(capsys, tmp_path):
+    path = tmp_path / "t.ndjson"
+    rows = [{"y": "01", "yhat": "1"}, {"y": "1", "yhat": "1"}, {"y": "0", "yhat": "0"}]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    code, out, _ = run(capsys, "report", path, "--y", "y", "--yhat", "yhat", "--format", "json")
+    assert code == 0
+    assert json.loads(out)["report"]["accuracy"] == pytest.approx(2 / 3)
+
+
+def test_ndjson_mixing_strings_and_numbers_is_refused(capsys, tmp_path):
+    path = tmp_path / "m.ndjson"
+    rows = [{"y": "1", "yhat": "1"}, {"y": 1, "yhat": "0"}, {"y": "0", "yhat": "0"}]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    code, _, err = run(capsys, "report", path, "--y", "y", "--yhat", "yhat")
+    assert_one_error(code, err, "'y' (y)", "string", "number")
+    code, _, _ = run(capsys, "report", path, "--y", "y", "--yhat", "yhat", "--schema", "y=str")
+    assert code == 0  # asked for: the numbers are read as text
+
+
+# --- --average --------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def three(tmp_path_factory: pytest.TempPathFactory) -> tuple[pl.DataFrame, Path]:
+    df = datasets.predictions_multiclass(300, seed=4).filter(pl.col("model") == "boosted")
+    path = tmp_path_factory.mktemp("three") / "mc.parquet"
+    df.write_parquet(path)
+    return df, path
+
+
+def test_multiclass_without_average_leaves_the_averaged_metrics_out(capsys, three):
+    df, path = three
+    code, out, err = run(capsys, "report", path, "--y", "y", "--yhat", "yhat", "--format", "json")
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["average"] is None
+    assert "3 classes" in doc["note"]
+    assert "--average macro" in doc["note"]
+    assert set(doc["metrics"]) == {"accuracy", "balanced_accuracy", "mcc"}
+    assert doc["metrics"]["accuracy"] == pytest.approx(skm.accuracy_score(df["y"], df["yhat"]))
+    assert err.startswith("clfeval: note:")
+
+
+@pytest.mark.parametrize("average", ["macro", "micro", "weighted"])
+def test_average_matches_sklearn(capsys, three, average):
+    df, path = three
+    code, out, err = run(
+        capsys,
+        "report",
+        path,
+        "--y",
+        "y",
+        "--yhat",
+        "yhat",
+        "--format",
+        "json",
+        "--average",
+        average,
+    )
+    assert (code, err) == (0, "")
+    doc = json.loads(out)
+    assert doc["average"] == average
+    assert "note" not in doc
+    y, yhat = df["y"].to_list(), df["yhat"].to_list()
+    assert doc["metrics"]["f1"] == pytest.approx(skm.f1_score(y, yhat, average=average))
+    assert doc["metrics"]["recall"] == pytest.approx(skm.recall_score(y, yhat, average=average))
+
+
+def test_average_binary_on_multiclass_names_the_flag(capsys, three):
+    _, path = three
+    code, _, err = run(
+        capsys,
+        "report",
+        path,
+        "--y",
+        "y",
+        "--yhat",
+        "yhat",
+        "--format",
+        "csv",
+        "--average",
+        "binary",
+    )
+    line = assert_one_error(code, err, "--average binary", "--average macro")
+    assert "average=" not in line
+
+
+def test_average_is_checked_by_the_shared_check(capsys, files):
+    from clfeval import _options
+
+    code, _, err = run(
+        capsys,
+        "report",
+        files["parquet"],
+        "--y",
+        "y",
+        "--yhat",
+        "yhat",
+        "--format",
+        "json",
+        "--average",
+        "mean",
+    )
+    line = assert_one_error(code, err, "--average 'mean'")
+    with pytest.raises(ce.InputError) as raised:
+        _options.average("mean", allowed=("binary", "micro", "macro", "weighted"))
+    assert raised.value.message.replace("average=", "--average ") in line
+    code, _, err = run(
+        capsys, "report", files["parquet"], "--y", "y", "--yhat", "yhat", "--average", "macro"
+    )
+    assert_one_error(code, err, "--average", "text report")
+
+
+def test_digits_is_checked_by_the_shared_check(capsys, files):
+    for value in ("16", "-1", "two", "", "1.5"):
+        code, _, err = run(
+            capsys, "report", files["parquet"], "--y", "y", "--yhat", "yhat", "--digits", value
+        )
+        assert_one_error(code, err, "--digits", "0 to 15")
+
+
+def test_sql_metrics_default_to_binary(capsys):
+    argv = ["sql", "--metric", "metrics", "--table", "t", "--y", "y", "--yhat", "p"]
+    code, out, _ = run(capsys, *argv)
+    assert code == 0
+    expected = sqlgen.query("metrics", table="t", y="y", yhat="p", average="binary")
+    assert out.rstrip("\n") == expected
+    code, out, _ = run(capsys, *argv, "--average", "macro")
+    assert out.rstrip("\n") == sqlgen.query("metrics", table="t", y="y", yhat="p", average="macro")
+    assert main(["sql", "--help"]) == 0
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "binary (default)" in help_text
+    assert "macro (default)" not in help_text
+    code, _, err = run(capsys, *argv, "--average", "mean")
+    assert_one_error(code, err, "--average 'mean'")
+
+
+def test_sql_metrics_binary_equals_the_library(capsys, patients):
+    code, out, _ = run(
+        capsys, "sql", "--metric", "metrics", "--table", "frame", "--y", "y", "--yhat", "yhat"
+    )
+    assert code == 0
+    with duckdb.connect() as con:
+        con.register("frame", patients.to_arrow())
+        got = con.sql(out).pl()
+    lib = ce.metrics(patients, "y", "yhat")
+    for name in ("precision", "recall", "f1"):
+        assert got[name].item() == pytest.approx(lib[name].item(), abs=1e-12)
+
+
+# --- sqlglot is optional ----------------------------------------------------------------------
+
+
+def test_sql_metric_without_sqlglot_is_one_line(capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "sqlglot", None)  # import sqlglot raises ImportError
+    code, out, err = run(
+        capsys,
+        "sql",
+        "--dialect",
+        "spark",
+        "--metric",
+        "report",
+        "--table",
+        "t",
+        "--y",
+        "y",
+        "--yhat",
+        "p",
+    )
+    assert out == ""
+    assert_one_error(code, err, "sqlglot", "pip install 'clfeval[warehouse]'")
+
+
+BLOCK_SQLGLOT = """
+import sys
+class Block:
+    def find_spec(self, name, path=None, target=None):
+        if name == "sqlglot" or name.startswith("sqlglot."):
+            raise ModuleNotFoundError(f"No module named {name!r}")
+        return None
+sys.meta_path.insert(0, Block())
+from clfeval._cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_sql_metric_without_sqlglot_in_a_fresh_interpreter():
+    done = subprocess.run(
+        [
+            *(sys.executable, "-c", BLOCK_SQLGLOT, "sql", "--dialect", "spark"),
+            *("--metric", "report", "--table", "t", "--y", "y", "--yhat", "p"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.stdout == ""
+    assert_one_error(done.returncode, done.stderr, "sqlglot", "clfeval[warehouse]")
+    # the rest of 'clfeval sql' needs no sqlglot
+    done = subprocess.run(
+        [sys.executable, "-c", BLOCK_SQLGLOT, "sql"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    assert "clf_roc_curve" in done.stdout
+
+
+# --- a closed pipe ends quietly ---------------------------------------------------------------
+
+
+def test_sql_into_head_ends_quietly():
+    cmd = " ".join(f"'{c}'" for c in _command())
+    done = subprocess.run(
+        f'{cmd} sql | head -1; echo "status=${{PIPESTATUS[0]}}"',
+        shell=True,
+        executable="/bin/bash",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.stderr == ""
+    first, status = done.stdout.splitlines()
+    assert first.startswith("--")
+    assert status in ("status=0", "status=141")
+
+
+def test_reader_closing_the_pipe_gives_141_and_no_message():
+    with subprocess.Popen(
+        [*_command(), "sql"], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    ) as proc:
+        assert proc.stdout is not None
+        assert proc.stderr is not None
+        proc.stdout.close()  # the reader goes away before clfeval writes
+        err = proc.stderr.read()
+        assert proc.wait(timeout=120) == 141
+    assert err == b""
+
+
+class _ClosedPipe(io.StringIO):
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_closed_stdout_still_writes_the_page(capsys, monkeypatch, files, tmp_path):
+    page = tmp_path / "r.html"
+    monkeypatch.setattr(sys, "stdout", _ClosedPipe())
+    code = main(
+        ["report", str(files["parquet"]), "--y", "y", "--yhat", "yhat", "--html", str(page)]
+    )
+    err = capsys.readouterr().err
+    assert code == 141
+    assert "error" not in err
+    assert MARKER in page.read_text(encoding="utf-8")
+
+
+# --- DuckDB views -----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def views(tmp_path: Path, patients: pl.DataFrame, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """views.db in tmp_path with a table and views over Parquet and CSV, absolute and relative
+    (made from tmp_path, so the relative ones resolve there)."""
+    monkeypatch.chdir(tmp_path)
+    patients.write_parquet("p.parquet")
+    patients.write_csv("p.csv")
+    with duckdb.connect("views.db") as con:
+        con.execute("CREATE TABLE t AS FROM read_parquet('p.parquet')")
+        con.execute(f"CREATE VIEW v_abs AS FROM read_parquet('{tmp_path / 'p.parquet'}')")
+        con.execute("CREATE VIEW v_rel AS FROM read_parquet('p.parquet')")
+        con.execute(f"CREATE VIEW v_csv_abs AS FROM read_csv('{tmp_path / 'p.csv'}')")
+        con.execute("CREATE VIEW v_csv_rel AS FROM read_csv('p.csv')")
+        con.execute("CREATE SCHEMA lake")
+        con.execute('CREATE VIEW lake."odd.name" AS FROM t')
+        con.execute('CREATE VIEW "My View" AS FROM t')
+    return tmp_path / "views.db"
+
+
+@pytest.mark.parametrize(
+    "table",
+    [
+        *("t", "v_abs", "v_rel", "v_csv_abs", "v_csv_rel", "V_ABS", "main.v_rel"),
+        *("views.main.v_abs", "lake.odd.name", 'lake."odd.name"', "My View", '"My View"'),
+    ],
+)
+def test_views_over_files_are_read(capsys, views, patients, table):
+    code, out, err = run(
+        capsys, "report", "--db", views, "--table", table, "--y", "y", "--yhat", "yhat"
+    )
+    assert (code, err) == (0, "")
+    assert out == text_of(ce.report(patients, "y", "yhat"))
+
+
+def test_a_relative_view_elsewhere_says_why(capsys, views, tmp_path, monkeypatch):
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    monkeypatch.chdir(other)
+    code, _, err = run(
+        capsys, "report", "--db", views, "--table", "v_rel", "--y", "y", "--yhat", "yhat"
+    )
+    line = assert_one_error(code, err, "cannot read view 'v_rel'", "current directory")
+    assert "not found in" not in line
+    code, _, _ = run(
+        capsys, "report", "--db", views, "--table", "v_abs", "--y", "y", "--yhat", "yhat"
+    )
+    assert code == 0
+
+
+@pytest.mark.parametrize(
+    "table", ["p.parquet", "read_parquet('p.parquet')", "'p.parquet'", "v_ab", "lake.t", ""]
+)
+def test_names_not_in_the_catalog_are_not_found(capsys, views, table):
+    code, _, err = run(
+        capsys, "report", "--db", views, "--table", table, "--y", "y", "--yhat", "yhat"
+    )
+    line = assert_one_error(code, err, "not found in", "v_abs")
+    if table == "v_ab":
+        assert "did you mean 'v_abs'?" in line

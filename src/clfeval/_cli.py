@@ -1,23 +1,41 @@
 """The ``clfeval`` command line: ``report``, ``sql`` and ``demo``.
 
-``main(argv)`` returns the exit code: 0 on success, 2 on bad input. Every error a user can
-cause (a missing file or column, a value that does not parse, a bad option, an unknown table)
-is one line on stderr, ``clfeval: error: <message> (hint: <fix>)``, never a traceback. When
-stderr is a terminal, the stages of the work are printed there with the elapsed time.
+``main(argv)`` returns the exit code: 0 on success, 2 on bad input (and on an unexpected
+failure, reported as an internal error), 130 on Ctrl-C and 141 when the reader of standard
+output went away (``clfeval sql | head``: the rest of the output is dropped quietly, like any
+Unix tool killed by SIGPIPE). Every error is one line on stderr,
+``clfeval: error: <message> (hint: <fix>)``, never a traceback (set ``CLFEVAL_DEBUG=1`` to
+see the traceback of an internal error). When stderr is a terminal, the stages of the work
+are printed there with the elapsed time.
 
-Input is read lazily: ``pl.scan_parquet`` / ``scan_csv`` / ``scan_ndjson`` with only the
-columns the report needs, or a DuckDB database opened read-only, where the table name is a
-bound parameter of ``query_table(?)`` and file access is switched off first (``query_table``
-would otherwise read a file whose path is given as the table name).
+Input is read lazily, only the columns the report needs: ``pl.scan_parquet`` /
+``scan_csv`` / ``scan_ndjson``, or a DuckDB database opened read-only. CSV types are never
+guessed: label and group columns are text, score and weight columns Float64, unless
+``--schema`` says otherwise (``01`` and ``1`` are two classes). NDJSON keeps its JSON types
+(a column that mixes JSON strings and numbers is refused, since Polars would turn the numbers
+into text). ``--table`` must name a table or view listed in the database's catalog; only
+then is it read, through ``query_table(?)`` with the name quoted, so a file path given as a
+"table" is never read.
+
+Output never lands on input: ``--html`` must end in ``.html``/``.htm``, must not be an input
+file, and may replace only a page clfeval wrote (it carries
+``<meta name="generator" content="clfeval">``); the page is written to a temporary file and
+renamed, so a failure leaves the old file whole. ``sql --install`` writes only into a DuckDB
+database file (``DUCK`` at byte 8) or a new path.
 """
 
 from __future__ import annotations
 
 import argparse
-import inspect
+import contextlib
+import csv
+import difflib
+import glob
 import json
 import math
+import os
 import re
+import stat
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -37,6 +55,21 @@ FORMATS = {
     ".ndjson": "ndjson",
     ".jsonl": "ndjson",
 }
+SCHEMA_TYPES: dict[str, pl.DataType] = {
+    "int": pl.Int64(),
+    "float": pl.Float64(),
+    "str": pl.String(),
+    "bool": pl.Boolean(),
+}
+HTML_SUFFIXES = (".html", ".htm")
+HTML_MARKER = b'<meta name="generator" content="clfeval">'
+DUCKDB_MAGIC = (8, b"DUCK")  # a DuckDB database file: 8 checksum bytes, then "DUCK"
+AVERAGES = ("binary", "micro", "macro", "weighted")
+# the default metrics of clfeval.metrics that no average= changes, and its score metrics
+UNAVERAGED = ("accuracy", "balanced_accuracy", "mcc")
+AVERAGED = ("precision", "recall", "f1")
+SCORE_METRICS = ("auroc", "average_precision", "log_loss", "brier")
+CSV_COLUMNS = ("section", "row", "metric", "value")  # after the group columns
 
 
 class _UsageError(Exception):
@@ -64,6 +97,12 @@ class _Progress:
             print(f"[{time.perf_counter() - self.start:.1f}s] {stage}", file=sys.stderr, flush=True)
 
 
+class _Stdout:
+    """Set when the reader of standard output went away (the rest is dropped quietly)."""
+
+    closed = False
+
+
 def _error(
     message: str, *, role: str | None = None, column: str | None = None, hint: str | None = None
 ) -> Exception:
@@ -72,35 +111,270 @@ def _error(
     return InputError(message, role=role, column=column, rule="cli", hint=hint)
 
 
-# --- reading ----------------------------------------------------------------------------------
+def _first_line(err: BaseException) -> str:
+    lines = str(err).strip().splitlines()
+    return lines[0] if lines else type(err).__name__
 
 
-def _split(values: Sequence[str] | None) -> list[str]:
-    """``--by a,b --by c`` -> ``["a", "b", "c"]``."""
+# --- options ----------------------------------------------------------------------------------
+
+
+def _split(values: Sequence[str] | None, flag: str) -> list[str]:
+    """``--by a,b --by c`` -> ``["a", "b", "c"]``; an option given that names nothing is an
+    error (``--by ''`` must not quietly mean "no groups")."""
+    if values is None:
+        return []
     out: list[str] = []
-    for value in values or ():
+    for value in values:
         out += [v.strip() for v in value.split(",") if v.strip()]
+    if not out:
+        raise _error(
+            f"{flag} {','.join(values)!r} names nothing",
+            role=flag.lstrip("-"),
+            hint=f"pass a comma-separated list after {flag}, or leave {flag} out",
+        )
     return out
+
+
+def _int_option(text: str, check: Callable[[Any], int]) -> int:
+    """An integer option checked by the shared check of ``clfeval._options`` (one message on
+    every surface); text that is not an integer reaches the check as text."""
+    value: Any = text
+    with contextlib.suppress(ValueError):
+        value = int(text)
+    return check(value)
+
+
+def _digits(args: argparse.Namespace) -> int:
+    from clfeval import _options
+
+    if args.digits is None:
+        return int(_options.DEFAULTS["digits"])
+    return _int_option(args.digits, _options.digits)
+
+
+def _average(text: str | None) -> str | None:
+    from clfeval import _options
+
+    if text is None:
+        return None
+    return str(_options.average(text, allowed=AVERAGES))
+
+
+def _schema(args: argparse.Namespace) -> dict[str, pl.DataType]:
+    """``--schema y=int,score=float`` -> ``{"y": Int64, "score": Float64}``."""
+    out: dict[str, pl.DataType] = {}
+    for item in _split(args.schema, "--schema"):
+        column, eq, kind = item.rpartition("=")
+        column, kind = column.strip(), kind.strip().lower()
+        if not eq or not column:
+            raise _error(
+                f"--schema {item!r} is not COL=TYPE",
+                role="schema",
+                hint="e.g. --schema y=int,yhat=int (types: int, float, str, bool)",
+            )
+        if kind not in SCHEMA_TYPES:
+            close = difflib.get_close_matches(kind, SCHEMA_TYPES, n=1)
+            raise _error(
+                f"--schema {item!r}: unknown type {kind!r}",
+                role="schema",
+                column=column,
+                hint="the types are int, float, str and bool"
+                + (f"; did you mean {close[0]!r}?" if close else ""),
+            )
+        if column in out and out[column] != SCHEMA_TYPES[kind]:
+            raise _error(
+                f"--schema gives column {column!r} two types",
+                role="schema",
+                column=column,
+                hint="give each column one type",
+            )
+        out[column] = SCHEMA_TYPES[kind]
+    return out
+
+
+# --- paths: output never lands on input --------------------------------------------------------
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return a.resolve() == b.resolve()
+
+
+def _inside(path: Path, directory: Path) -> bool:
+    try:
+        path.resolve().relative_to(directory.resolve())
+    except ValueError:
+        return False
+    return True
+
+
+def _input_paths(args: argparse.Namespace) -> list[Path]:
+    """Every existing file or directory the command reads (glob patterns expanded)."""
+    paths: list[str] = []
+    if getattr(args, "path", None):
+        paths += glob.glob(args.path) if any(ch in args.path for ch in "*?[") else [args.path]
+    if getattr(args, "db", None):
+        paths.append(args.db)
+    return [Path(p) for p in paths if os.path.lexists(p)]
+
+
+def _is_clfeval_page(path: Path) -> bool:
+    try:
+        with open(path, "rb") as f:
+            head = f.read(8192)
+    except OSError:
+        return False
+    return HTML_MARKER in head
+
+
+def _check_page_path(
+    out: str, inputs: Sequence[Path], flag: str = "--html", *, probe: bool = True
+) -> Path:
+    """Where an HTML page may be written: a .html/.htm name that is no input and is either
+    new or a page clfeval wrote before."""
+    if not out.strip():
+        raise _error(
+            f"{flag} is empty", role="html", hint=f"name the page, e.g. {flag} report.html"
+        )
+    path = Path(out)
+    if path.suffix.lower() not in HTML_SUFFIXES:
+        raise _error(
+            f"{flag} {out!r} does not end in .html or .htm",
+            role="html",
+            hint="clfeval writes its page only to a .html or .htm name, so that it can never "
+            f"overwrite a data file; e.g. {flag} {path.stem or 'report'}.html",
+        )
+    for src in inputs:
+        if os.path.lexists(path) and _same_file(path, src):
+            raise _error(
+                f"{flag} {out!r} is the input {str(src)!r}: writing the page there would "
+                "destroy the data",
+                role="html",
+                hint="choose another name for the page",
+            )
+        if src.is_dir() and _inside(path, src):
+            raise _error(
+                f"{flag} {out!r} is inside the input directory {str(src)!r}",
+                role="html",
+                hint="write the page outside the dataset, or the next read would meet it",
+            )
+    if os.path.lexists(path):
+        if path.is_dir():
+            raise _error(
+                f"{flag} {out!r} is a directory", role="html", hint="name a file in it instead"
+            )
+        if not path.is_file():
+            raise _error(
+                f"{flag} {out!r} exists and is not a regular file",
+                role="html",
+                hint="choose another name for the page",
+            )
+        if not _is_clfeval_page(path):
+            raise _error(
+                f"{flag} {out!r} already exists and is not a page clfeval wrote, so it is "
+                "left alone",
+                role="html",
+                hint='clfeval replaces only its own pages (they carry <meta name="generator" '
+                'content="clfeval">); remove the file yourself or choose another name',
+            )
+    parent = path.parent
+    if not parent.is_dir():
+        raise _error(
+            f"the directory {str(parent)!r} of {flag} {out!r} does not exist",
+            role="html",
+            hint="create it first, or write the page into an existing directory",
+        )
+    if probe:  # fail now, not after the work: create (and remove) the temporary file
+        tmp = _temporary(path)
+        try:
+            os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+        except OSError as err:
+            raise _error(
+                f"cannot write {flag} {out!r}: {err.strerror or err}",
+                role="html",
+                hint="check that the directory is writable and the name not too long",
+            ) from None
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+    return path
+
+
+def _temporary(path: Path) -> Path:
+    return path.with_name(f".{path.name}.{os.getpid()}.tmp")
+
+
+def _write_page(path: Path, page: str, flag: str = "--html") -> Path:
+    """Write ``page`` to a temporary file beside ``path``, then rename it over ``path``: a
+    failure (disk full, interrupted) leaves whatever was at ``path`` whole."""
+    tmp = _temporary(path)
+    created = False
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        created = True
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(page)
+        os.replace(tmp, path)
+    except OSError as err:
+        if created:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+        raise _error(
+            f"cannot write {flag} {str(path)!r}: {err.strerror or err}",
+            role="html",
+            hint="check that the directory is writable and the disk has room",
+        ) from None
+    return path
+
+
+def _check_stdout(inputs: Sequence[Path]) -> None:
+    """``clfeval report p.csv ... >> p.csv`` would write the report into the data."""
+    try:
+        out = os.fstat(sys.stdout.fileno())
+    except (AttributeError, OSError, ValueError):
+        return
+    if not stat.S_ISREG(out.st_mode):
+        return
+    for src in inputs:
+        with contextlib.suppress(OSError):
+            if os.path.samestat(out, os.stat(src)):
+                raise _error(
+                    f"standard output is the input file {str(src)!r}",
+                    role="path",
+                    hint="redirect the output to another file (a '>' redirection has already "
+                    "emptied the input)",
+                )
+
+
+def _is_duckdb_file(path: Path) -> bool:
+    offset, magic = DUCKDB_MAGIC
+    try:
+        with open(path, "rb") as f:
+            head = f.read(offset + len(magic))
+    except OSError:
+        return False
+    return head[offset:] == magic
+
+
+# --- reading ----------------------------------------------------------------------------------
 
 
 def _roles(args: argparse.Namespace) -> list[tuple[str, str]]:
     """(role, column) for every column the report reads, in a stable order."""
     roles = [("y", args.y), ("yhat", args.yhat)]
     roles += [("score", c) for c in _score_cols(args)]
-    if args.weight:
+    if args.weight is not None:
         roles.append(("weight", args.weight))
-    roles += [("by", c) for c in _split(args.by)]
+    roles += [("by", c) for c in _split(args.by, "--by")]
     return roles
 
 
 def _score_cols(args: argparse.Namespace) -> list[str]:
     if args.score is not None:
         return [args.score]
-    return _split(args.proba)
-
-
-def _float_roles(args: argparse.Namespace) -> list[tuple[str, str]]:
-    return [(r, c) for r, c in _roles(args) if r in ("score", "weight")]
+    return _split(args.proba, "--proba")
 
 
 def _file_format(path: str, override: str | None) -> str:
@@ -117,20 +391,38 @@ def _file_format(path: str, override: str | None) -> str:
     return fmt
 
 
-def _scan_file(
-    path: str,
-    fmt: str,
-    float_cols: list[str],
-    text_cols: Sequence[str] = (),
-    *,
-    infer_all: bool = False,
-) -> pl.LazyFrame:
-    """A lazy scan; CSV reads the score and weight columns as Float64 (no lenient casts).
+def _unknown_schema_columns(
+    schema: dict[str, pl.DataType], names: Sequence[str], path: str
+) -> None:
+    for column in schema:
+        if column not in names:
+            close = difflib.get_close_matches(column, names, n=1, cutoff=0.5)
+            raise _error(
+                f"--schema names column {column!r}, which {path!r} does not have",
+                role="schema",
+                column=column,
+                hint=(f"did you mean {close[0]!r}? " if close else "")
+                + f"the columns are {list(names)[:20]}",
+            )
 
-    The other CSV columns' types are inferred from the first 100 rows, or from every row with
-    ``infer_all``. ``text_cols`` are read as String (only to show the values that failed).
+
+def _scan_file(
+    path: str, fmt: str, roles: list[tuple[str, str]], schema: dict[str, pl.DataType]
+) -> pl.LazyFrame:
+    """A lazy scan whose types are never guessed from the first rows.
+
+    CSV: every column is text, except the score and weight columns (Float64) and what
+    ``--schema`` says. NDJSON: the JSON types (inferred from every row), scores and weights
+    Float64. Parquet: its own types.
     """
-    if not any(ch in path for ch in "*?[") and not Path(path).exists():
+    if any(ch in path for ch in "*?["):
+        if not glob.glob(path, recursive=True):
+            raise _error(
+                f"no file matches {path!r}",
+                role="path",
+                hint=f"check the pattern (the current directory is {Path.cwd()})",
+            )
+    elif not os.path.exists(path):
         raise _error(
             f"file {path!r} not found",
             role="path",
@@ -138,47 +430,175 @@ def _scan_file(
         )
     if Path(path).is_dir() and fmt != "parquet":
         raise _error(f"{path!r} is a directory", role="path", hint="pass a file")
+    if Path(path).is_dir() and not any(p.is_file() for p in Path(path).rglob("*")):
+        raise _error(f"{path!r} is a directory with no files", role="path", hint="pass a file")
+    if Path(path).is_file() and Path(path).stat().st_size == 0:
+        raise _error(f"{path!r} is empty", role="path", hint="pass a file with a header and rows")
+    floats: dict[str, pl.DataType] = {c: pl.Float64() for r, c in roles if r in ("score", "weight")}
     if fmt == "parquet":
+        if schema:
+            raise _error(
+                "--schema applies to CSV and NDJSON input; Parquet columns keep their own types",
+                role="schema",
+                hint='cast in SQL instead: --query "SELECT CAST(y AS BIGINT) AS y, ... FROM '
+                "read_parquet('...')\"",
+            )
         return pl.scan_parquet(path)
     if fmt == "ndjson":
-        return pl.scan_ndjson(path)
-    sep = "\t" if path.lower().endswith((".tsv", ".tsv.gz")) else ","
-    n_infer = None if infer_all else 100
-    header = pl.scan_csv(path, separator=sep, infer_schema_length=n_infer).collect_schema()
-    overrides: dict[str, pl.DataType] = {c: pl.Float64 for c in float_cols if c in header}
-    overrides.update({c: pl.String for c in text_cols if c in header})
-    return pl.scan_csv(path, separator=sep, schema_overrides=overrides, infer_schema_length=n_infer)
+        if schema:
+            names = pl.scan_ndjson(path, infer_schema_length=None).collect_schema().names()
+            _unknown_schema_columns(schema, names, path)
+        return pl.scan_ndjson(path, infer_schema_length=None, schema_overrides={**floats, **schema})
+    try:
+        names = _csv_names(path)
+    except pl.exceptions.NoDataError:
+        raise _error(
+            f"{path!r} is empty", role="path", hint="pass a CSV file with a header row"
+        ) from None
+    _unknown_schema_columns(schema, names, path)
+    overrides = {c: t for c, t in {**floats, **schema}.items() if c in names}
+    return _scan_csv(path, overrides)
 
 
-def _duckdb_tables(con: Any) -> list[str]:
+def _separator(path: str) -> str:
+    return "\t" if path.lower().endswith((".tsv", ".tsv.gz")) else ","
+
+
+def _csv_names(path: str) -> list[str]:
+    """The header's column names. Polars 2.1 keeps a doubled quote of a quoted header
+    (``"ya""hat"`` is read as ``ya""hat``), so a plain file's header is read with the csv
+    module when the two differ."""
+    sep = _separator(path)
+    names = pl.scan_csv(path, separator=sep, infer_schema=False).collect_schema().names()
+    if any(ch in path for ch in "*?[") or path.lower().endswith((".gz", ".zst")):
+        return names
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as f:
+            header = next(csv.reader(f, delimiter=sep), None)
+    except (OSError, UnicodeDecodeError, csv.Error):
+        return names
+    if header is None or len(header) != len(names) or len(set(header)) != len(header):
+        return names
+    if all(h == n or h == n.replace('""', '"') for h, n in zip(header, names)):
+        return header
+    return names
+
+
+def _scan_csv(path: str, overrides: dict[str, pl.DataType]) -> pl.LazyFrame:
+    """Every column as text, except ``overrides``: no type is guessed."""
+    names = _csv_names(path)
+    polars_names = pl.scan_csv(path, separator=_separator(path), infer_schema=False)
+    renamed = names != polars_names.collect_schema().names()
+    return pl.scan_csv(
+        path,
+        separator=_separator(path),
+        infer_schema=False,
+        schema_overrides=overrides,
+        new_columns=names if renamed else None,
+    )
+
+
+def _catalog(con: Any) -> list[tuple[str, str, str, str]]:
+    """(database, schema, name, kind) of every table and view of the database."""
     rows = con.execute(
-        "SELECT schema_name, table_name FROM duckdb_tables() WHERE NOT internal "
-        "UNION ALL SELECT schema_name, view_name FROM duckdb_views() WHERE NOT internal "
-        "ORDER BY ALL"
+        "SELECT database_name, schema_name, table_name, 'table' FROM duckdb_tables() "
+        "WHERE NOT internal AND NOT temporary "
+        "UNION ALL SELECT database_name, schema_name, view_name, 'view' FROM duckdb_views() "
+        "WHERE NOT internal AND NOT temporary ORDER BY ALL"
     ).fetchall()
-    return [t if s == "main" else f"{s}.{t}" for s, t in rows]
+    return [tuple(r) for r in rows]
+
+
+def _shown(entry: tuple[str, str, str, str]) -> str:
+    _, schema, name, _ = entry
+    return name if schema == "main" else f"{schema}.{name}"
+
+
+def _quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _identifier_parts(text: str) -> list[str] | None:
+    """``s."a.b"`` -> ``["s", "a.b"]`` (dots outside double quotes separate the parts)."""
+    parts, buf, quoted, i = [], "", False, 0
+    while i < len(text):
+        ch = text[i]
+        if ch == '"':
+            if quoted and text[i + 1 : i + 2] == '"':
+                buf += '"'
+                i += 1
+            else:
+                quoted = not quoted
+        elif ch == "." and not quoted:
+            parts.append(buf)
+            buf = ""
+        else:
+            buf += ch
+        i += 1
+    parts.append(buf)
+    return None if quoted or not all(parts) or len(parts) > 3 else parts
+
+
+def _find_table(
+    text: str, catalog: list[tuple[str, str, str, str]]
+) -> tuple[str, str, str, str] | None:
+    """The catalog entry ``--table`` names, matched as DuckDB does (case-insensitively):
+    ``name`` (schema main), ``schema.name`` or ``database.schema.name``."""
+    low = text.lower()
+    for entry in catalog:
+        if _shown(entry).lower() == low:
+            return entry
+    parts = _identifier_parts(text)
+    if parts is None:
+        return None
+    want = [p.lower() for p in parts]
+    for entry in catalog:
+        db, schema, name, _ = entry
+        full = [db.lower(), schema.lower(), name.lower()]
+        if len(want) == 1 and schema != "main":
+            continue
+        if full[-len(want) :] == want:
+            return entry
+    return None
 
 
 def _open_duckdb(args: argparse.Namespace, stack: list[Any]) -> tuple[pl.LazyFrame, str]:
     import duckdb
 
-    if args.db is not None and not Path(args.db).exists():
-        raise _error(
-            f"database file {args.db!r} not found",
-            role="db",
-            hint=f"check the path (the current directory is {Path.cwd()})",
-        )
+    if args.db is not None:
+        db = Path(args.db)
+        if not args.db.strip():
+            raise _error("--db is empty", role="db", hint="pass a DuckDB database file")
+        if not db.exists():
+            raise _error(
+                f"database file {args.db!r} not found",
+                role="db",
+                hint=f"check the path (the current directory is {Path.cwd()})",
+            )
+        if db.is_dir() or not _is_duckdb_file(db):
+            raise _error(
+                f"{args.db!r} is not a DuckDB database file",
+                role="db",
+                hint="pass a DuckDB database file; read Parquet, CSV or NDJSON files as PATH",
+            )
     try:
         con = duckdb.connect(args.db, read_only=True) if args.db else duckdb.connect()
     except duckdb.Error as err:
         raise _error(
-            f"cannot open {args.db!r} as a DuckDB database: {str(err).strip().splitlines()[0]}",
+            f"cannot open {args.db!r} as a DuckDB database: {_first_line(err)}",
             role="db",
-            hint="pass a DuckDB database file; read Parquet, CSV or NDJSON files as PATH",
+            hint="pass a DuckDB database file that no other process holds open for writing",
         ) from None
     stack.append(con)
     if args.query is not None:
-        rel = con.sql(args.query)  # the user's own SQL, run as given
+        try:
+            rel = con.sql(args.query)  # the user's own SQL, run as given
+        except duckdb.Error as err:
+            raise _error(
+                f"--query failed: {_first_line(err)}",
+                role="query",
+                hint="check the SQL" + (" (the database is opened read-only)" if args.db else ""),
+            ) from None
         if rel is None:
             raise _error(
                 "--query returned no result set",
@@ -186,47 +606,129 @@ def _open_duckdb(args: argparse.Namespace, stack: list[Any]) -> tuple[pl.LazyFra
                 hint="pass a SELECT (or FROM ...) query",
             )
         return rel.pl(lazy=True), "query"
-    # the table name is data: bound to query_table(?), and file access is off, so a path
-    # given as a "table" cannot be read
-    con.execute("SET enable_external_access = false")
-    con.execute("SET lock_configuration = true")
-    try:
-        rel = con.sql("FROM query_table(?)", params=[args.table])
-    except duckdb.Error:
-        import difflib
-
-        tables = _duckdb_tables(con)
-        close = difflib.get_close_matches(args.table, tables, n=1, cutoff=0.5)
-        hint = f"the database has {tables}" + (f"; did you mean {close[0]!r}?" if close else "")
+    catalog = _catalog(con)
+    entry = _find_table(args.table, catalog)
+    if entry is None:
+        shown = [_shown(e) for e in catalog]
+        close = difflib.get_close_matches(args.table, shown, n=1, cutoff=0.5)
+        hint = (
+            f"the database has {shown[:20]}" if shown else "the database has no table or view"
+        ) + (f"; did you mean {close[0]!r}?" if close else "")
         raise _error(
             f"table {args.table!r} not found in {args.db!r}", role="table", hint=hint
         ) from None
-    return rel.pl(lazy=True), f"{args.db}:{args.table}"
+    db_name, schema, name, kind = entry
+    qualified = ".".join(_quote(p) for p in (db_name, schema, name))
+    try:  # a name from the catalog, quoted: query_table never sees a path
+        rel = con.sql("FROM query_table(?)", params=[qualified])
+    except duckdb.Error as err:
+        hint = "check the table"
+        if kind == "view":
+            hint = (
+                "a view reads its files when it is queried, and relative paths in it resolve "
+                f"against the current directory ({Path.cwd()}); run clfeval where the view "
+                "expects, or define the view with absolute paths"
+            )
+        raise _error(
+            f"cannot read {kind} {_shown(entry)!r} of {args.db!r}: {_first_line(err)}",
+            role="table",
+            hint=hint,
+        ) from None
+    return rel.pl(lazy=True), f"{args.db}:{_shown(entry)}"
+
+
+_JSON_KINDS = {
+    "VARCHAR": "string",
+    "BIGINT": "number",
+    "UBIGINT": "number",
+    "DOUBLE": "number",
+    "BOOLEAN": "boolean",
+    "ARRAY": "array",
+    "OBJECT": "object",
+}
+
+
+def _json_kinds(path: str, column: str) -> dict[str, tuple[int, str]]:
+    """JSON kind -> (count, an example) of ``column`` in an NDJSON file (nulls left out)."""
+    import duckdb
+
+    pointer = "/" + column.replace("~", "~0").replace("/", "~1")
+    with duckdb.connect() as con:
+        rows = con.execute(
+            "SELECT json_type(json, $p) AS t, count(*), min(json_extract(json, $p)::VARCHAR) "
+            "FROM read_ndjson_objects($f) WHERE t IS NOT NULL AND t <> 'NULL' GROUP BY t",
+            {"p": pointer, "f": path},
+        ).fetchall()
+    out: dict[str, tuple[int, str]] = {}
+    for kind, n, example in rows:
+        name = _JSON_KINDS.get(kind, str(kind).lower())
+        count, first = out.get(name, (0, example))
+        out[name] = (count + n, first)
+    return out
+
+
+def _mixed_json(path: str, roles: Sequence[tuple[str, str]]) -> Exception | None:
+    """The error for the first column whose JSON values are of different kinds, if any."""
+    for role, column in roles:
+        try:
+            kinds = _json_kinds(path, column)
+        except Exception:  # the diagnosis is best effort
+            continue
+        want = "number" if role in ("score", "weight") else None
+        if len(kinds) > 1 or (want is not None and kinds and set(kinds) != {want}):
+            shown = ", ".join(f"{n} {kind}(s) such as {ex}" for kind, (n, ex) in kinds.items())
+            hint = "write every value of a label or group column with one JSON type (all "
+            hint += "strings, or all numbers): clfeval does not convert between them"
+            if want is not None:
+                hint = "scores and weights must be JSON numbers (null for missing)"
+            return _error(
+                f"column {column!r} ({role}) of {path!r} holds {shown}",
+                role=role,
+                column=column,
+                hint=hint,
+            )
+    return None
 
 
 def _parse_error(
-    err: Exception, lf_of: Callable[..., pl.LazyFrame], roles: list[tuple[str, str]]
+    err: Exception,
+    path: str,
+    fmt: str,
+    roles: list[tuple[str, str]],
+    schema: dict[str, pl.DataType],
 ) -> Exception:
-    """Polars' CSV parse error -> one line naming the column, its role and the bad values."""
+    """A parse error of the reader -> one line naming the column, its role and the bad values."""
     text = str(err)
     m = re.search(r"could not parse `(.*?)` as dtype `(.*?)` at column '(.*?)'", text)
+    if fmt == "ndjson":
+        mixed = _mixed_json(path, roles)
+        if mixed is not None:
+            return mixed
     if m is None:
         return _error(
-            f"cannot read the data: {text.strip().splitlines()[0]}",
+            f"cannot read {path!r}: {_first_line(err)}",
             role="path",
             hint="check that the file is complete and in the format its name says",
         )
     value, dtype, column = m.groups()
+    if dtype == "f64":  # a column with two roles is read as Float64 for its score role
+        roles = sorted(roles, key=lambda rc: rc[0] not in ("score", "weight"))
     role = next((r for r, c in roles if c == column), "column")
-    examples = f"{value!r}"
+    target: pl.DataType = {"f64": pl.Float64(), "i64": pl.Int64(), "bool": pl.Boolean()}.get(
+        dtype, pl.Float64()
+    )
+    kind = {pl.Float64: "numbers", pl.Int64: "integers", pl.Boolean: "true or false"}[type(target)]
+    examples = f"{value!r}, which is not {'a number' if kind == 'numbers' else kind}"
     try:  # find the rows, reading the column as text (only to show them, never to use them)
-        raw = lf_of(column).select(pl.col(column).cast(pl.String)).with_row_index("row")
-        target = pl.Float64 if dtype.startswith("f") else pl.Int64
-        bad = raw.filter(
-            pl.col(column).is_not_null() & pl.col(column).cast(target, strict=False).is_null()
-        ).collect()
+        raw = _scan_csv(path, {}).select(column)
+        raw = raw.with_row_index("row")
+        col = pl.col(column)
+        if target == pl.Boolean:
+            bad_value = ~col.str.to_lowercase().is_in(["true", "false"])
+        else:
+            bad_value = col.cast(target, strict=False).is_null()
+        bad = raw.filter(col.is_not_null() & bad_value).collect()
         if bad.height:
-            kind = "numbers" if target == pl.Float64 else "integers"
             shown = ", ".join(f"{v!r} (row {i})" for i, v in bad.head(3).iter_rows())
             examples = f"{bad.height} value(s) that are not {kind}: {shown}"
     except Exception:  # the diagnosis is best effort: the parse error is reported anyway
@@ -235,10 +737,10 @@ def _parse_error(
         "scores, probabilities and weights are read as Float64; write missing values as "
         "empty fields (then --missing drop leaves them out) or fix the values"
     )
-    if role in ("y", "yhat", "by"):
+    if column in schema:
         hint = (
-            "the column's type was guessed from its first rows; fix the value, or make "
-            "every value of the column text"
+            f"--schema reads {column!r} as {schema[column]}; fix the value, or leave the column "
+            "out of --schema (labels and groups are read as text)"
         )
     return _error(
         f"column {column!r} ({role}) holds {examples}", role=role, column=column, hint=hint
@@ -246,52 +748,68 @@ def _parse_error(
 
 
 def _read(
-    args: argparse.Namespace, progress: _Progress, stack: list[Any]
+    args: argparse.Namespace,
+    progress: _Progress,
+    stack: list[Any],
+    schema: dict[str, pl.DataType],
 ) -> tuple[pl.DataFrame, str]:
     """The needed columns as a DataFrame (read lazily: only those columns are scanned)."""
+    import duckdb
+
     from clfeval._validate import check_columns
 
     roles = _roles(args)
     fmt = None
+    name = args.db if args.db is not None else "query"
     if args.path is not None:
+        if not args.path.strip():
+            raise _error("PATH is empty", role="path", hint="pass a .parquet, .csv or .ndjson file")
         fmt = _file_format(args.path, args.input_format)
-        float_cols = [c for _, c in _float_roles(args)]
-
-        def lf_of(as_text: str | None = None, infer_all: bool = False) -> pl.LazyFrame:
-            return _scan_file(
-                args.path, fmt, float_cols, [as_text] if as_text else [], infer_all=infer_all
-            )
-
         name = args.path
-    else:
-        lf0, name = _open_duckdb(args, stack)
-
-        def lf_of(as_text: str | None = None, infer_all: bool = False) -> pl.LazyFrame:
-            return lf0
-
-    try:
-        lf = lf_of()
-        schema = lf.collect_schema()
-    except (pl.exceptions.ComputeError, pl.exceptions.SchemaError) as err:
+    elif schema:
         raise _error(
-            f"cannot read {name!r}: {str(err).strip().splitlines()[0]}",
+            "--schema applies to CSV and NDJSON input; DuckDB columns keep their own types",
+            role="schema",
+            hint='cast in SQL instead: --query "SELECT CAST(y AS BIGINT) AS y, ... FROM t"',
+        )
+    try:
+        if args.path is not None:
+            assert fmt is not None
+            lf = _scan_file(args.path, fmt, roles, schema)
+        else:
+            lf, name = _open_duckdb(args, stack)
+        file_schema = lf.collect_schema()
+    except (pl.exceptions.PolarsError, duckdb.Error) as err:
+        if isinstance(err, pl.exceptions.NoDataError):
+            raise _error(f"{name!r} is empty", role="path", hint="pass a file with rows") from None
+        if fmt == "ndjson":
+            raise _parse_error(err, name, fmt, roles, schema) from None
+        raise _error(
+            f"cannot read {name!r}: {_first_line(err)}",
             role="path",
             hint="check that the file is complete and in the format its name says",
         ) from None
     for role, column in roles:
-        check_columns(schema, {role: column})
+        check_columns(file_schema, {role: column})
     needed = list(dict.fromkeys(c for _, c in roles))
     try:
-        try:
-            df = lf.select(needed).collect()
-        except pl.exceptions.ComputeError:
-            if fmt != "csv":
-                raise
-            # a label or group column whose first 100 rows looked numeric: infer from all rows
-            df = lf_of(infer_all=True).select(needed).collect()
-    except pl.exceptions.ComputeError as err:
-        raise _parse_error(err, lf_of, roles) from None
-    decimals = [c for _, c in _float_roles(args) if isinstance(df.schema[c], pl.Decimal)]
+        df = lf.select(needed).collect()
+    except (pl.exceptions.PolarsError, duckdb.Error) as err:
+        if fmt is None:
+            raise _error(
+                f"cannot read {name!r}: {_first_line(err)}",
+                role="table" if args.table is not None else "query",
+                hint="check the table or query",
+            ) from None
+        raise _parse_error(err, name, fmt, roles, schema) from None
+    if fmt == "ndjson":
+        text_roles = [(r, c) for r, c in roles if df.schema[c] == pl.String and c not in schema]
+        mixed = _mixed_json(name, text_roles) if text_roles else None
+        if mixed is not None:
+            raise mixed
+    decimals = [
+        c for r, c in roles if r in ("score", "weight") and isinstance(df.schema[c], pl.Decimal)
+    ]
     if decimals:  # DuckDB DECIMAL columns: scores and weights are computed in Float64
         df = df.with_columns(pl.col(decimals).cast(pl.Float64))
     progress(f"read {name} ({df.height:,} rows)")
@@ -353,25 +871,43 @@ def _check_pos_label(pos_label: Any, df: pl.DataFrame, y: str, yhat: str) -> Non
 
 # --- report -----------------------------------------------------------------------------------
 
+_CHOICE_FLAGS = ("missing", "nonfinite")
+_VALUE_FLAGS = ("pos_label", "digits", "average", "labels", *_CHOICE_FLAGS)
 
-def _cli_hint(hint: str | None) -> str | None:
-    """Say the command-line flag where the library's hint names the Python argument."""
-    if hint is None:
+
+def _cli_hint(text: str | None) -> str | None:
+    """Say the command-line flag where the library's message or hint names the Python
+    argument: ``average='macro', 'micro', 'weighted' or None`` -> ``--average macro, micro
+    or weighted``, ``missing='drop'`` -> ``--missing drop``, ``pos_label=2`` ->
+    ``--pos-label 2``."""
+    if text is None:
         return None
-    for py, flag in (
-        ("missing='drop'", "--missing drop"),
-        ("nonfinite='drop'", "--nonfinite drop"),
-        ("pos_label= ", "--pos-label "),
-        ("pos_label=", "--pos-label "),
-    ):
-        hint = hint.replace(py, flag)
-    return hint
+
+    def averages(m: re.Match[str]) -> str:
+        names = re.findall(r"'([^']*)'", m.group(0))
+        ours = [n for n in names if n in AVERAGES]
+        if not ours or len(ours) != len(names):
+            return f"--average {m.group(0).split('=', 1)[1]}"
+        listed = ours[0] if len(ours) == 1 else ", ".join(ours[:-1]) + " or " + ours[-1]
+        return f"--average {listed}"
+
+    text = re.sub(
+        r"(?<![\w-])average='[^']*'(?:(?:, | or )'[^']*')*(?:,? or None)?", averages, text
+    )
+    for name in _CHOICE_FLAGS:
+        text = re.sub(rf"(?<![\w-]){name}='(\w+)'", rf"--{name} \1", text)
+    for name in _VALUE_FLAGS:
+        flag = "--" + name.replace("_", "-")
+        text = re.sub(rf"(?<![\w-]){name}=(?=\S)", flag + " ", text)
+        text = re.sub(rf"(?<![\w-]){name}=", flag, text)
+    return text
 
 
 def _report_kwargs(args: argparse.Namespace, df: pl.DataFrame) -> dict[str, Any]:
     y, yhat = args.y, args.yhat
     dtype = df.schema[y]
-    labels = [_parse_label(v, dtype, "--labels", y) for v in _split(args.labels)] or None
+    given = _split(args.labels, "--labels") if args.labels is not None else []
+    labels = [_parse_label(v, dtype, "--labels", y) for v in given] or None
     scores = _score_cols(args)
     if len(scores) > 1 and (labels is None or len(labels) != len(scores)):
         raise _error(
@@ -383,12 +919,17 @@ def _report_kwargs(args: argparse.Namespace, df: pl.DataFrame) -> dict[str, Any]
     kw: dict[str, Any] = {
         "score": None if not scores else scores[0] if len(scores) == 1 else scores,
         "labels": labels,
-        "by": _split(args.by) or None,
+        "by": _split(args.by, "--by") or None,
         "weight": args.weight,
     }
     if args.pos_label is not None:
         kw["pos_label"] = _parse_label(args.pos_label, dtype, "--pos-label", y)
         _check_pos_label(kw["pos_label"], df, y, yhat)
+    else:  # the library's default 1, in y's type: 1, "1" for text labels, True for booleans
+        from clfeval import _options
+
+        default = str(_options.DEFAULTS["pos_label"])
+        kw["pos_label"] = _parse_label(default, dtype, "--pos-label", y)
     return kw
 
 
@@ -421,29 +962,21 @@ def _html_writer() -> Callable[..., Any]:
     return report_html  # type: ignore[no-any-return]
 
 
-def _write_html(
-    df: pl.DataFrame, args: argparse.Namespace, kw: dict[str, Any], out: str, title: str
-) -> Path:
-    report_html = _html_writer()
-    params = inspect.signature(report_html).parameters
-    extra = {
-        k: v
-        for k, v in (("pos_label", kw.get("pos_label")), ("digits", args.digits))
-        if k in params and v is not None
-    }
-    report_html(
-        _kept(df, args),
-        args.y,
-        args.yhat,
-        score=kw["score"],
-        by=kw["by"],
-        weight=kw["weight"],
-        labels=kw["labels"],
-        path=out,
-        title=title,
-        **extra,
+def _html_page(df: pl.DataFrame, args: argparse.Namespace, kw: dict[str, Any], title: str) -> str:
+    return str(
+        _html_writer()(
+            _kept(df, args),
+            args.y,
+            args.yhat,
+            score=kw["score"],
+            by=kw["by"],
+            weight=kw["weight"],
+            labels=kw["labels"],
+            pos_label=kw["pos_label"],
+            digits=_digits(args),
+            title=title,
+        )
     )
-    return Path(out)
 
 
 def _jsonable(value: Any) -> Any:
@@ -458,59 +991,195 @@ def _jsonable(value: Any) -> Any:
     return str(value)
 
 
-def _json(rep: Any, df: pl.DataFrame, args: argparse.Namespace, kw: dict[str, Any]) -> str:
-    import clfeval as ce
+def _metrics(
+    df: pl.DataFrame, args: argparse.Namespace, kw: dict[str, Any], average: str | None
+) -> tuple[pl.DataFrame, dict[str, Any]]:
+    """``clfeval.metrics`` with ``--average`` (default ``binary``, the library's default).
 
-    by = kw["by"] or []
-    labels = kw["labels"]
-    classes = labels if labels is not None else _classes(df, args.y, args.yhat)
-    pos = kw.get("pos_label", True if df.schema[args.y] == pl.Boolean else 1)
-    binary = len(classes) <= 2 and pos in classes
-    average = "binary" if binary else "macro"
+    Without ``--average``, when the binary metrics cannot be computed (more than two classes,
+    or the default positive class is not one of two), precision, recall and F1 are left out
+    and the head says so in ``note``, rather than another average being picked silently.
+    """
+    import clfeval as ce
+    from clfeval import _options
+
+    pos = kw["pos_label"]
+    names: list[str] | None = None
+    note = None
+    chosen = average or str(_options.DEFAULTS["average"])
+    if average is None:
+        classes = _classes(_kept(df, args), args.y, args.yhat)
+        if len(classes) > 2:
+            note = (
+                f"y and yhat have {len(classes)} classes, so precision, recall and f1 are left "
+                "out: their default average is binary; pass --average macro, micro or weighted"
+            )
+        elif len(classes) == 2 and pos not in classes:
+            note = (
+                f"the positive class {pos!r} (the default --pos-label) is not one of the "
+                f"classes {classes!r}, so precision, recall and f1 are left out; pass "
+                "--pos-label with the positive class, or --average macro, micro or weighted"
+            )
+        if note is not None:
+            names = [*UNAVERAGED, *(SCORE_METRICS if kw["score"] is not None else ())]
+            chosen = None
     frame = ce.metrics(
         df,
         args.y,
         args.yhat,
         score=kw["score"],
-        average=average,
+        metrics=names,
+        average=chosen or "binary",
         pos_label=pos,
-        labels=labels,
+        labels=kw["labels"],
         by=kw["by"],
         weight=kw["weight"],
         missing=args.missing,
         nonfinite=args.nonfinite,
     )
     assert isinstance(frame, pl.DataFrame)
-    head: dict[str, Any] = {"average": average}
-    if binary:
+    head: dict[str, Any] = {"average": chosen}
+    if chosen == "binary" or isinstance(kw["score"], str):
         head["pos_label"] = pos
-    if not by:
-        row = frame.row(0, named=True) if frame.height else {}
-        out = {**head, "report": rep.to_dict(), "metrics": row}
-        if rep.n_excluded is not None:
-            out["n_excluded"] = rep.n_excluded
-        return json.dumps(_jsonable(out), indent=2, allow_nan=False)
-    by_metrics = {
-        tuple(r[c] for c in by): {k: v for k, v in r.items() if k not in by}
-        for r in frame.iter_rows(named=True)
+    if note is not None:
+        head["note"] = note
+    return frame.drop("n_excluded", strict=False), head
+
+
+def _groups(
+    rep: Any, frame: pl.DataFrame, by: list[str]
+) -> list[tuple[tuple[Any, ...], dict[str, Any]]]:
+    """(group key, {"report", "metrics", "baselines", "n_excluded"}) per group, in the
+    report's order (one group with the key () when ungrouped)."""
+
+    def key_of(row: dict[str, Any]) -> tuple[Any, ...]:
+        return tuple(row[c] for c in by)
+
+    metrics = {
+        key_of(r): {k: v for k, v in r.items() if k not in by} for r in frame.iter_rows(named=True)
     }
-    excluded = {}
+    baselines: dict[tuple[Any, ...], dict[str, Any]] = {}
+    if rep.baselines is not None:
+        for r in rep.baselines.iter_rows(named=True):
+            baselines.setdefault(key_of(r), {})[r["strategy"]] = {
+                k: v for k, v in r.items() if k not in (*by, "strategy")
+            }
+    excluded: dict[tuple[Any, ...], Any] = {}
     if isinstance(rep.n_excluded, pl.DataFrame):
-        excluded = {
-            tuple(r[c] for c in by): r["n_excluded"] for r in rep.n_excluded.iter_rows(named=True)
-        }
-    groups = []
-    for key, d in rep.to_dict().items():
-        kt = key if isinstance(key, tuple) else (key,)
-        group = {"group": dict(zip(by, kt)), "report": d, "metrics": by_metrics.get(kt, {})}
+        excluded = {key_of(r): r["n_excluded"] for r in rep.n_excluded.iter_rows(named=True)}
+    elif rep.n_excluded is not None:
+        excluded = {(): rep.n_excluded}
+    reports = rep.to_dict()
+    if not by:
+        reports = {(): reports}
+    out = []
+    for key, d in reports.items():
+        kt = key if isinstance(key, tuple) and by else (key,) if by else ()
+        part: dict[str, Any] = {"report": d, "metrics": metrics.get(kt, {})}
+        if kt in baselines:
+            part["baselines"] = baselines[kt]
         if kt in excluded:
-            group["n_excluded"] = excluded[kt]
-        groups.append(group)
-    return json.dumps(_jsonable({**head, "by": by, "groups": groups}), indent=2, allow_nan=False)
+            part["n_excluded"] = excluded[kt]
+        out.append((kt, part))
+    return out
+
+
+def _json(
+    groups: list[tuple[tuple[Any, ...], dict[str, Any]]], head: dict[str, Any], by: list[str]
+) -> str:
+    if not by:
+        return json.dumps(_jsonable({**head, **groups[0][1]}), indent=2, allow_nan=False)
+    parts = [{"group": dict(zip(by, key)), **part} for key, part in groups]
+    return json.dumps(_jsonable({**head, "by": by, "groups": parts}), indent=2, allow_nan=False)
+
+
+def _csv(
+    groups: list[tuple[tuple[Any, ...], dict[str, Any]]],
+    head: dict[str, Any],
+    by: list[str],
+    by_schema: dict[str, pl.DataType],
+) -> str:
+    """Everything the JSON carries as one tidy CSV: one row per number.
+
+    Columns: the group columns, ``section`` (report, metrics, baselines), ``row``, ``metric``,
+    ``value``. ``report``: row is the report's row (a class, accuracy, macro avg, weighted
+    avg), metric its column (precision, recall, f1-score, support; accuracy's one number has
+    metric accuracy). ``metrics``: precision, recall and f1 have as row the class they are
+    about with ``--average binary`` (the positive class), else ``macro avg`` / ``micro avg`` /
+    ``weighted avg``; the other metrics (and n_excluded) have an empty row. ``baselines``:
+    row is the strategy.
+    """
+    average = head.get("average")
+    averaged_row = None
+    if average == "binary":
+        averaged_row = str(_jsonable(head.get("pos_label")))
+    elif average is not None:
+        averaged_row = f"{average} avg"
+    rows: list[tuple[Any, ...]] = []
+
+    def add(key: tuple[Any, ...], section: str, row: str | None, metric: str, value: Any) -> None:
+        number = None if value is None else float(value)
+        if number is not None and not math.isfinite(number):
+            number = None
+        rows.append((*key, section, row, metric, number))
+
+    for key, part in groups:
+        for row, value in part["report"].items():
+            if isinstance(value, dict):
+                for metric, v in value.items():
+                    add(key, "report", str(row), metric, v)
+            else:
+                add(key, "report", str(row), str(row), value)
+        for metric, v in part["metrics"].items():
+            add(key, "metrics", averaged_row if metric in AVERAGED else None, metric, v)
+        if "n_excluded" in part:
+            add(key, "metrics", None, "n_excluded", part["n_excluded"])
+        for strategy, values in part.get("baselines", {}).items():
+            for metric, v in values.items():
+                add(key, "baselines", str(strategy), metric, v)
+    kinds = (pl.String(), pl.String(), pl.String(), pl.Float64())
+    schema = {**{c: by_schema[c] for c in by}, **dict(zip(CSV_COLUMNS, kinds))}
+    return pl.DataFrame(rows, schema=schema, orient="row").write_csv()
 
 
 def _emit(text: str) -> None:
-    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    """Write to standard output; a reader that went away ends the output quietly."""
+    if _Stdout.closed:
+        return
+    out = sys.stdout
+    if out is None:
+        raise _error(
+            "standard output is closed", role="stdout", hint="run clfeval with a standard output"
+        )
+    try:
+        out.write(text if text.endswith("\n") else text + "\n")
+        out.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+    except UnicodeEncodeError as err:
+        raise _error(
+            f"standard output ({out.encoding}) cannot encode {err.object[err.start : err.end]!r}",
+            role="stdout",
+            hint="use a UTF-8 locale, or set PYTHONIOENCODING=utf-8",
+        ) from None
+
+
+def _silence_stdout() -> None:
+    """Point file descriptor 1 at /dev/null, so that no later flush (the interpreter's at
+    exit included) meets the closed pipe again."""
+    _Stdout.closed = True
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, sys.stdout.fileno())
+        finally:
+            os.close(devnull)
+    except (AttributeError, OSError, ValueError):
+        pass
+
+
+def _note(text: str) -> None:
+    print(f"{PROG}: note: {_line(text)}", file=sys.stderr)
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
@@ -518,48 +1187,80 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
     sources = [args.path is not None, args.table is not None, args.query is not None]
     if sum(sources) != 1:
+        if args.db is not None and not any(sources):
+            raise _UsageError("--db needs --table NAME or --query SQL")
         raise _UsageError("give exactly one input: PATH, --db FILE --table NAME, or --query SQL")
     if args.table is not None and args.db is None:
         raise _UsageError("--table needs --db FILE")
     if args.db is not None and args.path is not None:
         raise _UsageError("--db goes with --table or --query, not with PATH")
-    if args.score is not None and args.proba:
+    if args.score is not None and args.proba is not None:
         raise _UsageError("give --score or --proba, not both")
-    if args.html:
-        _html_writer()  # fail before reading anything
+    average = _average(args.average)
+    if average is not None and args.format == "text":
+        raise _UsageError(
+            "--average sets how --format json or csv averages precision, recall and f1; the "
+            "text report shows every average"
+        )
+    digits = _digits(args)
+    schema = _schema(args)
+    if args.format == "csv" and args.by is not None:
+        clash = [c for c in _split(args.by, "--by") if c in CSV_COLUMNS]
+        if clash:
+            raise _error(
+                f"group column {clash[0]!r} has the name of a column of --format csv "
+                f"({', '.join(CSV_COLUMNS)})",
+                role="by",
+                column=clash[0],
+                hint="rename it in --query (SELECT ... AS another_name), or use --format json",
+            )
+    inputs = _input_paths(args)
+    if args.html is not None:
+        _html_writer()
+        _check_page_path(args.html, inputs)  # fail before reading anything
+    _check_stdout(inputs)
     progress = _Progress()
     stack: list[Any] = []
     try:
-        df, name = _read(args, progress, stack)
+        df, name = _read(args, progress, stack, schema)
         kw = _report_kwargs(args, df)
         rep = ce.report(
             df,
             args.y,
             args.yhat,
-            digits=args.digits,
+            digits=digits,
             missing=args.missing,
             nonfinite=args.nonfinite,
             **kw,
         )
         progress("report")
+        # everything is computed before anything is printed: an error leaves stdout empty
+        head: dict[str, Any] = {}
         if args.format == "text":
-            _emit(str(rep))
-        elif args.format == "csv":
-            _emit(rep.table.write_csv())
+            text = str(rep)
         else:
-            _emit(_json(rep, df, args, kw))
+            frame, head = _metrics(df, args, kw, average)
+            by = kw["by"] or []
+            groups = _groups(rep, frame, by)
+            if args.format == "json":
+                text = _json(groups, head, by)
+            else:
+                text = _csv(groups, head, by, dict(df.schema))
+        page = None
+        if args.html is not None:
+            page = _html_page(df, args, kw, f"Classification report: {name}")
+            progress("html")
+        _emit(text)
+        if "note" in head:
+            _note(head["note"])
         n_excluded = rep.n_excluded
         if isinstance(n_excluded, pl.DataFrame):
             n_excluded = int(n_excluded["n_excluded"].sum())
         if n_excluded:
-            print(
-                f"{PROG}: note: {n_excluded} row(s) with missing or non-finite values were "
-                "left out",
-                file=sys.stderr,
-            )
-        if args.html:
-            path = _write_html(df, args, kw, args.html, title=f"Classification report: {name}")
-            progress(f"html {path}")
+            _note(f"{n_excluded} row(s) with missing or non-finite values were left out")
+        if page is not None:
+            # checked again: the file may have appeared meanwhile
+            path = _write_page(_check_page_path(args.html, inputs, probe=False), page)
             print(f"{PROG}: wrote {path}", file=sys.stderr)
     finally:
         for con in stack:
@@ -581,9 +1282,85 @@ def _sql_literal(text: str) -> Any:
     return text
 
 
-def _cmd_sql(args: argparse.Namespace) -> int:
+def _macro_names(text: str) -> set[str]:
+    return {m.lower() for m in re.findall(r"CREATE\s+OR\s+REPLACE\s+MACRO\s+(clf_\w+)", text, re.I)}
+
+
+def _install(target: str) -> int:
+    """Load the macros into a DuckDB file (an existing DuckDB file, or a new path), then
+    check that DuckDB lists them."""
+    import duckdb
+
     from clfeval import sql
 
+    if not target.strip() or target.strip().lower().startswith(":memory:"):
+        raise _error(
+            f"--install {target!r} is no database file: the macros would be lost when "
+            "clfeval exits",
+            role="install",
+            hint="pass a DuckDB database file, or a new path to create one",
+        )
+    path = Path(target)
+    new = not os.path.lexists(path)
+    if not new:
+        if path.is_dir():
+            raise _error(f"--install {target!r} is a directory", role="install", hint="pass a file")
+        if not _is_duckdb_file(path):
+            raise _error(
+                f"--install {target!r} exists and is not a DuckDB database file, so it is "
+                "left alone",
+                role="install",
+                hint="pass a DuckDB database file, or a new path to create one (clfeval never "
+                "writes into other files)",
+            )
+    elif not path.parent.is_dir():
+        raise _error(
+            f"the directory {str(path.parent)!r} of --install {target!r} does not exist",
+            role="install",
+            hint="create it first",
+        )
+    try:
+        con = duckdb.connect(target)
+    except duckdb.Error as err:
+        raise _error(
+            f"cannot open {target!r} as a DuckDB database: {_first_line(err)}",
+            role="install",
+            hint="close other programs that hold it open, and check the permissions",
+        ) from None
+    expected = _macro_names(sql.text())
+    try:
+        sql.load(con)
+        found = {
+            r[0].lower()
+            for r in con.execute(
+                "SELECT DISTINCT function_name FROM duckdb_functions() "
+                "WHERE database_name = current_database() AND starts_with(function_name, 'clf_')"
+            ).fetchall()
+        }
+    except duckdb.Error as err:
+        raise _error(
+            f"installing the macros into {target!r} failed: {_first_line(err)}",
+            role="install",
+            hint="check that the file is writable and made by this DuckDB version",
+        ) from None
+    finally:
+        con.close()
+    missing = sorted(expected - found)
+    if missing or "clf_roc_curve" not in found:
+        raise _error(
+            f"after installing, {target!r} lacks {len(missing)} macro(s) such as "
+            f"{(missing or ['clf_roc_curve'])[0]!r}",
+            role="install",
+            hint="this is a bug in clfeval or DuckDB; please report it",
+        )
+    print(
+        f"installed {len(expected)} clfeval macros into {target}"
+        + (" (a new database)" if new else "")
+    )
+    return 0
+
+
+def _cmd_sql(args: argparse.Namespace) -> int:
     gen = {
         k: getattr(args, k)
         for k in (
@@ -603,29 +1380,46 @@ def _cmd_sql(args: argparse.Namespace) -> int:
     if args.metric is None:
         if given:
             raise _UsageError(f"{', '.join(given)} only make sense with --metric")
-        if args.install:
-            import duckdb
+        if args.install is not None:
+            return _install(args.install)
+        from clfeval import sql
 
-            con = duckdb.connect(args.install)
-            try:
-                sql.load(con)
-            finally:
-                con.close()
-            print(f"installed the clfeval macros into {args.install}")
-            return 0
         _emit(sql.text())
         return 0
-    if args.install:
+    if args.install is not None:
         raise _UsageError("--install and --metric are separate uses of 'clfeval sql'")
     if args.table is None or args.y is None:
         raise _UsageError("--metric needs --table and --y")
-    from clfeval import sqlgen
+    average = _average(args.average)
+    if average is not None and args.metric != "metrics":
+        raise _UsageError("--average goes with --metric metrics")
+    try:
+        import sqlglot  # noqa: F401
+    except ImportError:
+        raise _error(
+            "clfeval sql --metric needs sqlglot, which is not installed",
+            role="metric",
+            hint="pip install 'clfeval[warehouse]'",
+        ) from None
+    from clfeval import _options, sqlgen
 
     kw: dict[str, Any] = {k: v for k, v in gen.items() if v is not None}
-    kw["group_cols"] = _split([args.group_cols]) if args.group_cols else ()
+    kw["group_cols"] = (
+        _split([args.group_cols], "--group-cols") if args.group_cols is not None else ()
+    )
     if args.pos_label is not None:
         kw["pos_label"] = _sql_literal(args.pos_label)
-    _emit(sqlgen.query(args.metric, **kw))
+    if args.metric == "metrics":
+        kw["average"] = average or _options.DEFAULTS["average"]
+    try:
+        text = sqlgen.query(args.metric, **kw)
+    except ImportError:
+        raise _error(
+            "clfeval sql --metric needs sqlglot, which cannot be imported",
+            role="metric",
+            hint="pip install 'clfeval[warehouse]'",
+        ) from None
+    _emit(text)
     return 0
 
 
@@ -637,38 +1431,46 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     from clfeval import datasets
 
     report_html = _html_writer()
+    digits = _digits(args)
+    out = args.html if args.html is not None else "clfeval-demo.html"
+    path = _check_page_path(out, [])
     progress = _Progress()
     df = datasets.predictions()
     progress(f"generated clfeval.datasets.predictions() ({df.height:,} rows)")
-    rep = ce.report(df, "y", "yhat", score="score", by="model", digits=args.digits)
+    rep = ce.report(df, "y", "yhat", score="score", by="model", digits=digits)
     progress("report")
     _emit(str(rep))
-    out = args.html or "clfeval-demo.html"
-    report_html(
+    page = report_html(
         df,
         "y",
         "yhat",
         score="score",
         by="model",
-        path=out,
+        digits=digits,
         title="clfeval demo: two models, 20,000 cases",
     )
-    progress(f"html {out}")
-    print(f"\nThe HTML report (charts included, opens offline) is in {Path(out).resolve()}")
+    _write_page(_check_page_path(out, [], probe=False), page)
+    progress(f"html {path}")
+    _emit(f"\nThe HTML report (charts included, opens offline) is in {path.resolve()}")
     return 0
 
 
 # --- parser -----------------------------------------------------------------------------------
 
 
-def _digits(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if not 0 <= value <= 15:
-        raise argparse.ArgumentTypeError(f"expected an integer from 0 to 15, got {text!r}")
-    return value
+CSV_HELP = (
+    "--format json prints average, pos_label, note (when the averaged metrics are left out), "
+    "report (scikit-learn's output_dict), metrics, baselines (with --score) and n_excluded "
+    "(with --missing/--nonfinite drop); with --by, by and one entry per group in groups. "
+    "--format csv prints one tidy CSV with everything --format json carries, one row per "
+    "number: the --by columns, section (report, metrics, baselines), row, metric, value. In "
+    "'report', row is the report's row (a class, accuracy, macro avg, weighted avg) and metric "
+    "its column (precision, recall, f1-score, support). In 'metrics', precision, recall and "
+    "f1 have as row the positive class (--average binary) or 'macro avg' / 'micro avg' / "
+    "'weighted avg'; the other metrics (accuracy, balanced_accuracy, mcc, auroc, "
+    "average_precision, log_loss, brier, n_excluded) have an empty row. In 'baselines' "
+    "(with --score), row is the constant predictor's strategy. An undefined value is empty."
+)
 
 
 def _parser() -> _Parser:
@@ -684,7 +1486,10 @@ def _parser() -> _Parser:
         allow_abbrev=False,
         help="print a classification report of a file or table",
         description="Print a classification report (scikit-learn's layout) of predictions in "
-        "a Parquet, CSV or NDJSON file, or in a DuckDB database.",
+        "a Parquet, CSV or NDJSON file, or in a DuckDB database. CSV label and group columns "
+        "are read as text (01 and 1 are two classes) and score and weight columns as floats, "
+        "unless --schema says otherwise; NDJSON and Parquet keep their own types.",
+        epilog=CSV_HELP,
     )
     rep.add_argument("path", nargs="?", help="a .parquet, .csv or .ndjson file")
     rep.add_argument(
@@ -693,7 +1498,11 @@ def _parser() -> _Parser:
         help="the file format when the name does not say it",
     )
     rep.add_argument("--db", help="a DuckDB database file (opened read-only)")
-    rep.add_argument("--table", help="the table or view in --db to read")
+    rep.add_argument(
+        "--table",
+        help="a table or view of --db (schema.name for another schema); a view reads its "
+        "files when queried, and relative paths in it resolve against the current directory",
+    )
     rep.add_argument("--query", help="a SQL query whose result is evaluated (run as given)")
     rep.add_argument("--y", required=True, help="the column of true labels")
     rep.add_argument("--yhat", required=True, help="the column of predicted labels")
@@ -708,7 +1517,25 @@ def _parser() -> _Parser:
     )
     rep.add_argument("--by", action="append", help="group column(s): one report per group")
     rep.add_argument("--weight", help="a column of non-negative row weights")
-    rep.add_argument("--pos-label", help="the positive class (parsed as y's type)")
+    rep.add_argument(
+        "--pos-label",
+        help="the positive class, parsed as y's type; default 1 (the text '1' when the labels "
+        "are text, true when they are booleans). Needed only by a binary --score and by "
+        "--average binary",
+    )
+    rep.add_argument(
+        "--average",
+        help="how --format json/csv average precision, recall and f1: binary (default, the "
+        "class --pos-label), micro, macro or weighted. When binary cannot apply (more than "
+        "two classes, or the default positive class is not one of two) and no --average is "
+        "given, they are left out and a note says so; no other average is picked for you",
+    )
+    rep.add_argument(
+        "--schema",
+        action="append",
+        metavar="COL=TYPE",
+        help="CSV/NDJSON column types, e.g. y=int,yhat=int (int, float, str, bool); repeatable",
+    )
     rep.add_argument(
         "--missing",
         choices=("raise", "drop"),
@@ -721,9 +1548,19 @@ def _parser() -> _Parser:
         default="raise",
         help="NaN or infinite scores: an error (default) or left out and counted",
     )
-    rep.add_argument("--digits", type=_digits, default=2, help="decimals shown (default 2)")
-    rep.add_argument("--format", choices=("text", "json", "csv"), default="text")
-    rep.add_argument("--html", metavar="OUT", help="also write a standalone HTML report")
+    rep.add_argument("--digits", help="decimals shown, 0 to 15 (default 2)")
+    rep.add_argument(
+        "--format",
+        choices=("text", "json", "csv"),
+        default="text",
+        help="text (scikit-learn's layout, the default), json or csv (see below)",
+    )
+    rep.add_argument(
+        "--html",
+        metavar="OUT",
+        help="also write a standalone HTML report to OUT (.html or .htm; never an input, and "
+        "an existing file only if clfeval wrote it)",
+    )
     rep.set_defaults(run=_cmd_report)
 
     sq = sub.add_parser(
@@ -732,9 +1569,15 @@ def _parser() -> _Parser:
         help="print or install the SQL macros, or generate a query",
         description="Without options, print every clfeval DuckDB macro (the script "
         "'cat sql/*.sql' gives). --install DB loads them into a DuckDB file. --metric M "
-        "--table T --y COL ... prints one portable SQL query for another engine.",
+        "--table T --y COL ... prints one portable SQL query for another engine (needs "
+        "sqlglot: pip install 'clfeval[warehouse]').",
     )
-    sq.add_argument("--install", metavar="DB", help="load the macros into this DuckDB file")
+    sq.add_argument(
+        "--install",
+        metavar="DB",
+        help="load the macros into this DuckDB database file (a new path creates one; any "
+        "other existing file is refused)",
+    )
     sq.add_argument(
         "--metric",
         help="capability to generate: counts, confusion, report, "
@@ -751,7 +1594,9 @@ def _parser() -> _Parser:
     sq.add_argument("--proba")
     sq.add_argument("--weight")
     sq.add_argument("--group-cols", help="comma-separated group columns")
-    sq.add_argument("--average", help="binary, micro, macro (default) or weighted")
+    sq.add_argument(
+        "--average", help="with --metric metrics: binary (default), micro, macro or weighted"
+    )
     sq.add_argument(
         "--pos-label",
         help="an integer, true/false, or text; quote text that looks like a number: \"'1'\"",
@@ -765,35 +1610,39 @@ def _parser() -> _Parser:
         description="Report on clfeval.datasets.predictions() (two models, 20,000 cases) by "
         "model and write an HTML report (default clfeval-demo.html).",
     )
-    demo.add_argument("--html", metavar="OUT", help="where to write the HTML report")
-    demo.add_argument("--digits", type=_digits, default=2)
+    demo.add_argument(
+        "--html",
+        metavar="OUT",
+        help="where to write the HTML report (.html or .htm; an existing file only if clfeval "
+        "wrote it)",
+    )
+    demo.add_argument("--digits", help="decimals shown, 0 to 15 (default 2)")
     demo.set_defaults(run=_cmd_demo)
     return parser
 
 
-def _line(text: str) -> str:
-    return " ".join(str(text).split())
+def _line(text: str, limit: int = 1000) -> str:
+    """One line: whitespace collapsed, control characters escaped (a column name from a
+    file must not drive the terminal), at most ``limit`` characters."""
+    text = " ".join(str(text).split())
+    text = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _fail(message: str, hint: str | None = None) -> int:
     line = f"{PROG}: error: {_line(message)}"
     if hint:
         line += f" (hint: {_line(hint)})"
-    print(line, file=sys.stderr)
+    if sys.stderr is not None:
+        with contextlib.suppress(OSError, ValueError):
+            try:
+                print(line, file=sys.stderr, flush=True)
+            except UnicodeEncodeError:
+                print(line.encode("ascii", "backslashreplace").decode(), file=sys.stderr)
     return 2
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the ``clfeval`` command line with ``argv`` (default ``sys.argv[1:]``).
-
-    Returns 0 on success and 2 on bad input, after printing one line on stderr:
-    ``clfeval: error: <message> (hint: <fix>)``.
-
-    Examples
-    --------
-    >>> main(["report", "no-such-file.parquet", "--y", "y", "--yhat", "yhat"])
-    2
-    """
+def _run(argv: list[str] | None) -> int:
     import duckdb
 
     from clfeval.exceptions import InputError
@@ -810,21 +1659,54 @@ def main(argv: list[str] | None = None) -> int:
     except _UsageError as err:
         return _fail(str(err), f"see '{PROG} {args.command} --help'")
     except InputError as err:
-        return _fail(err.message, _cli_hint(err.hint))
+        return _fail(_cli_hint(err.message) or "", _cli_hint(err.hint))
+    except BrokenPipeError:
+        raise
     except FileNotFoundError as err:
         return _fail(f"file not found: {err.filename or err}", "check the path")
     except OSError as err:
         return _fail(f"cannot read or write a file: {err}", "check the path and permissions")
     except pl.exceptions.PolarsError as err:
         return _fail(
-            f"cannot evaluate the data: {str(err).strip().splitlines()[0]}",
+            f"cannot evaluate the data: {_first_line(err)}",
             "check the columns' types and values",
         )
     except duckdb.Error as err:
         return _fail(
-            f"DuckDB: {str(err).strip().splitlines()[0]}",
+            f"DuckDB: {_first_line(err)}",
             "check the query, the database file and the table name",
         )
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
+    except Exception as err:
+        if os.environ.get("CLFEVAL_DEBUG"):
+            raise
+        return _fail(
+            f"internal error: {type(err).__name__}: {_first_line(err)}",
+            "this is a bug in clfeval; rerun with CLFEVAL_DEBUG=1 for the traceback and report it",
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the ``clfeval`` command line with ``argv`` (default ``sys.argv[1:]``).
+
+    Returns 0 on success and 2 on bad input, after printing one line on stderr:
+    ``clfeval: error: <message> (hint: <fix>)``; 141 when standard output was closed by its
+    reader (nothing is printed then).
+
+    Examples
+    --------
+    >>> main(["report", "no-such-file.parquet", "--y", "y", "--yhat", "yhat"])
+    2
+    """
+    _Stdout.closed = False
+    try:
+        code = _run(argv)
+        if sys.stdout is not None and not _Stdout.closed:
+            sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+    if _Stdout.closed:
+        return 141
+    return code

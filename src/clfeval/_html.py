@@ -241,6 +241,7 @@ def render_html(
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="generator" content="clfeval">',
         f'<meta http-equiv="Content-Security-Policy" content="{esc(_CSP)}">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{esc(title)}</title><style>{_STYLE}</style></head><body>",
