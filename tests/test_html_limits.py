@@ -449,11 +449,6 @@ def test_huge_equal_weights_give_the_unweighted_rates():
     assert [r["value"] for r in cells[0]] == pytest.approx([r["value"] for r in cells[1]])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="library layer: clfeval.auroc(weight=) overflows for weights of 1e160 and up "
-    "(NaN; average_precision gives inf), so the legend says 'undefined'",
-)
 def test_huge_equal_weights_give_the_unweighted_auroc_in_the_legend():
     df = base_frame()
     heavy = df.with_columns(w=pl.lit(1e300))
@@ -461,22 +456,11 @@ def test_huge_equal_weights_give_the_unweighted_auroc_in_the_legend():
     assert auroc in json.dumps(heavy.clf.plot.roc("y", "s", weight="w").to_dict())
 
 
-LIBRARY = pytest.mark.xfail(
-    raises=pl.exceptions.ComputeError,
-    strict=True,
-    reason="library layer: metrics()/report() with string labels and the default "
-    "pos_label=1 compare text with 1 instead of raising InputError",
-)
-
-
 @pytest.mark.parametrize(
     ("method", "lazy"),
     [
-        *[(m, False) for m in ALL if m != "report_html"],
-        *[(m, True) for m in ALL if m not in ("report_html", "compare")],
-        pytest.param("report_html", False, marks=LIBRARY),
-        pytest.param("report_html", True, marks=LIBRARY),
-        pytest.param("compare", True, marks=LIBRARY),
+        *[(m, False) for m in ALL],
+        *[(m, True) for m in ALL],
     ],
 )
 def test_text_labels_with_the_default_pos_label(method, lazy):

@@ -202,7 +202,11 @@ def metrics(
             )
     scores = score_columns(score, labels)
     binary_score = isinstance(scores, str) and any(n in SCORE_DEFAULT for n in names)
-    uses_pos = binary_score or (average == "binary" and any(n in AVERAGED for n in names))
+    # binary label metrics on eager data check pos_label against the classes found (after
+    # the multiclass check, in scikit-learn's order); lazy data and scores check its kind
+    # on the schema, before any comparison runs
+    binary_labels = average == "binary" and any(n in AVERAGED for n in names)
+    uses_pos = binary_score or (binary_labels and not isinstance(data, pl.DataFrame))
     prep = prepare(
         data,
         y=y,
