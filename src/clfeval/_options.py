@@ -227,7 +227,11 @@ def column_name(role: str, value: Any) -> str:
 
 
 def group_columns(
-    by: Any, *, roles: Mapping[str, str] | None = None, outputs: Sequence[str] = ()
+    by: Any,
+    *,
+    roles: Mapping[str, str] | None = None,
+    outputs: Sequence[str] = (),
+    role: str = "by",
 ) -> list[str]:
     """``by`` as a list of distinct column names that collide with no role and no output.
 
@@ -239,19 +243,19 @@ def group_columns(
     names = [by] if isinstance(by, str) else by
     if not isinstance(names, Sequence):
         raise InputError(
-            f"by={by!r} is not a column name or a list of them",
-            role="by",
+            f"{role}={by!r} is not a column name or a list of them",
+            role=role,
             rule="column_type",
             hint="pass by='model' or by=['model', 'region']",
         )
-    names = [column_name("by", n) for n in names]
+    names = [column_name(role, n) for n in names]
     for i, name in enumerate(names):
         problem = None
         if name in names[:i]:
             problem = "is listed twice"
         elif roles and name in roles.values():
-            role = next(r for r, c in roles.items() if c == name)
-            problem = f"collides with the {role} column"
+            other = next(r for r, c in roles.items() if c == name)
+            problem = f"collides with the {other} column"
         elif name in outputs:
             problem = "collides with an output column of the same name"
         elif name.startswith("__clf_"):
@@ -260,7 +264,7 @@ def group_columns(
             raise InputError(
                 f"group column {name!r} {problem}",
                 column=name,
-                role="by",
+                role=role,
                 rule="by_name",
                 hint="group by distinct columns that are neither read by the call nor named "
                 "like its output columns; rename one (df.rename({...}))",

@@ -16,7 +16,14 @@ from typing import Any, Literal
 import polars as pl
 
 from clfeval import _label, _options
-from clfeval._counts import N, counts_from_pairs, label_text, ovr_from_counts, pairs_of
+from clfeval._counts import (
+    COUNTS_COLUMNS,
+    N,
+    counts_from_pairs,
+    label_text,
+    ovr_from_counts,
+    pairs_of,
+)
 from clfeval._validate import (
     NOT_GIVEN,
     Frame,
@@ -221,7 +228,7 @@ def metrics(
         probability=any(n in ("log_loss", "brier") for n in names),
         pos_label=pos_label if uses_pos else NOT_GIVEN,
         pos_in_y=binary_score,
-        outputs=[*names, "n_excluded", *(["label"] if average is None else [])],
+        outputs=[*names, "n_excluded", *COUNTS_COLUMNS],
     )
     if isinstance(scores, dict) and any(n in ("log_loss", "brier") for n in names):
         check_proba_sums(prep, scores)
@@ -590,7 +597,7 @@ def report(
         pos_label=pos_label if binary_score else NOT_GIVEN,
         pos_in_y=binary_score,
         scan_lazy=True,
-        outputs=[*REPORT_COLUMNS, *SCORE_DEFAULT, "strategy", "n_excluded"],
+        outputs=[*REPORT_COLUMNS, *COUNTS_COLUMNS, *SCORE_DEFAULT, "strategy", "n_excluded"],
     )
     if isinstance(scores, dict):
         check_proba_sums(prep, scores)
@@ -845,7 +852,7 @@ def baseline(
         labels=labels,
         missing=missing,
         pos_label=pos_label if uses_pos else NOT_GIVEN,
-        outputs=["strategy", *names],
+        outputs=["strategy", *names, *COUNTS_COLUMNS],
     )
     b = prep.by
     classes = prep.classes

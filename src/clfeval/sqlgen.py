@@ -17,15 +17,20 @@ from __future__ import annotations
 import difflib
 import sys
 from collections.abc import Sequence
-from numbers import Integral, Real
+from numbers import Integral
 from typing import Any
 
+from clfeval import _options
 from clfeval.exceptions import InputError
 
 try:
     from sqlglot import exp
 except ImportError:  # pragma: no cover - sqlglot is optional at runtime
     exp = None  # type: ignore[assignment]
+
+MISSING_SQLGLOT = (
+    "clfeval.sql.query needs sqlglot, which is not installed: pip install 'clfeval[warehouse]'"
+)
 
 __all__ = ["CAPABILITIES", "DIALECTS", "query"]
 
@@ -35,10 +40,11 @@ _SCORE = ("thresholds", "roc_curve", "pr_curve", "det_curve", "auroc", "average_
 _PROB = ("log_loss", "brier", "calibration")
 CAPABILITIES = (*_LABEL, "metrics", *_SCORE, *_PROB)
 _ALIASES = {"confusion_matrix": "confusion"}
-_AVERAGES = ("binary", "micro", "macro", "weighted")
+_AVERAGES = ("binary", "micro", "macro", "weighted")  # no per-class None: one row per group
 _EPS = sys.float_info.epsilon  # numpy.finfo(float64).eps: scikit-learn's log-loss clip
 _PT = ("_clf_s", "_clf_tp", "_clf_fp", "_clf_npos", "_clf_nneg", "_clf_i")  # a curve point
 _RATES = ("precision", "recall", "specificity", "fpr", "f1", "accuracy", "mcc")
+_KEYS = ("label", "actual", "predicted", "threshold", "bin")  # kept when a group is nulled
 _OUTPUTS = {
     "counts": ("label", "tp", "fp", "fn", "tn", "support"),
     "confusion": ("actual", "predicted", "count"),
@@ -69,7 +75,7 @@ def query(
     dialect: str = "duckdb",
     drop_intermediate: bool | None = None,
     n_bins: int = 10,
-    average: str = "macro",
+    average: str = _options.DEFAULTS["average"],
     zero_division: float | None = 0.0,
 ) -> str:
     """One SQL statement computing `metric` per group, as scikit-learn computes it.
@@ -147,12 +153,15 @@ def query(
     >>> con.execute(query("auroc", table="t", y="y", score="s")).fetchall()
     [(0.75,)]
     """
-    if exp is None:  # pragma: no cover
-        raise ImportError("clfeval.sql.query needs sqlglot: pip install 'sqlglot>=30,<31'")
+    if exp is None:  # pragma: no cover - the CLI and clfeval.sql.query say which extra
+        raise ImportError(MISSING_SQLGLOT)
     cap = _choice(_ALIASES.get(metric, metric), CAPABILITIES, "metric")
     _choice(dialect, DIALECTS, "dialect")
-    _choice(average, _AVERAGES, "average")
-    groups = _names(group_cols, cap)
+    average = _options.average(average, _AVERAGES)
+    zero_division = _options.zero_division(zero_division)
+    n_bins = _options.n_bins(n_bins)
+    if drop_intermediate is not None:
+        _options.flag("drop_intermediate", drop_intermediate)
     for value, role in (
         (y, "y"),
         (yhat, "yhat"),
@@ -161,25 +170,10 @@ def query(
         (weight, "weight"),
     ):
         if value is not None or role == "y":
-            _name(value, role)
-    _check(
-        zero_division is None or zero_division in (0.0, 1.0),
-        f"zero_division must be 0.0, 1.0 or None, got {zero_division!r}",
-        "zero_division",
-        "None returns null and leaves the class out of averages",
-    )
-    _check(
-        isinstance(n_bins, Integral) and not isinstance(n_bins, bool) and 1 <= n_bins <= 10_000,
-        f"n_bins must be an integer from 1 to 10000, got {n_bins!r}",
-        "n_bins",
-        "scikit-learn's calibration_curve uses 5 bins; clfeval defaults to 10",
-    )
-    _check(
-        drop_intermediate is None or isinstance(drop_intermediate, bool),
-        f"drop_intermediate must be True, False or None, got {drop_intermediate!r}",
-        "drop_intermediate",
-        "None uses scikit-learn's default for the curve",
-    )
+            _options.column_name(role, value)
+    roles = {r: c for r, c in (("y", y), ("yhat", yhat), ("score", score), ("proba", proba),
+                               ("weight", weight)) if c is not None}  # fmt: skip
+    groups = _names(group_cols, cap, roles)
     b = _Builder(dialect, _table(table), groups, weight, _literal(pos_label), zero_division)
     ranking = score if score is not None else proba
     if cap in _LABEL:
@@ -215,49 +209,41 @@ def query(
 
 def _check(ok: bool, message: str, role: str, hint: str, column: str | None = None) -> None:
     if not ok:
-        raise InputError(message, column=column, role=role, rule="invalid_argument", hint=hint)
+        raise InputError(message, column=column, role=role, rule="option", hint=hint)
 
 
 def _choice(value: Any, options: Sequence[str], role: str) -> str:
     close = difflib.get_close_matches(str(value), options, n=1)
-    hint = f"did you mean {close[0]!r}?" if close else f"valid values: {', '.join(options)}"
-    _check(
-        isinstance(value, str) and value in options,
-        f"{role} must be one of {list(options)}, got {value!r}",
-        role,
-        hint,
+    hint = f"did you mean {close[0]!r}?" if close else f"choose one of {list(options)}"
+    return _options.choice(role, value, options, hint)
+
+
+def _names(value: str | Sequence[str], cap: str, roles: dict[str, str]) -> list[str]:
+    """The group columns: the front door's rules, compared case-insensitively (SQL engines
+    fold identifiers), and clear of the internal ``_clf_`` names."""
+    names = _options.group_columns(
+        value or None, roles=roles, outputs=_OUTPUTS[cap], role="group_cols"
     )
-    return value
-
-
-def _name(value: Any, role: str) -> str:
-    _check(
-        isinstance(value, str) and value != "",
-        f"{role} must be a non-empty column name, got {value!r}",
-        role,
-        "pass the column name as a string",
-    )
-    return value
-
-
-def _names(value: str | Sequence[str], cap: str) -> list[str]:
-    names = [value] if isinstance(value, str) else list(value)
-    lower = [_name(n, "group_cols").lower() for n in names]
+    lower = [n.lower() for n in names]
+    taken = {c.lower(): r for r, c in roles.items()}
     for name, low in zip(names, lower):
-        _check(
-            lower.count(low) == 1,
-            f"group_cols repeats {name!r}",
-            "group_cols",
-            "SQL engines compare identifiers case-insensitively; list each column once",
-            name,
-        )
-        _check(
-            not low.startswith("_clf_") and low not in _OUTPUTS[cap],
-            f"group column {name!r} collides with an output or internal column of {cap}",
-            "group_cols",
-            f"rename it in a view first; reserved: {', '.join(_OUTPUTS[cap])} and _clf_*",
-            name,
-        )
+        problem = None
+        if lower.count(low) > 1:
+            problem = "is listed twice (SQL engines compare identifiers case-insensitively)"
+        elif low in taken:
+            problem = f"collides with the {taken[low]} column (compared case-insensitively)"
+        elif low in _OUTPUTS[cap]:
+            problem = "collides with an output column of the same name"
+        elif low.startswith("_clf_"):
+            problem = "uses the prefix '_clf_', reserved for the generated SQL's names"
+        if problem is not None:
+            raise InputError(
+                f"group column {name!r} {problem}",
+                column=name,
+                role="group_cols",
+                rule="by_name",
+                hint="rename it in a view first",
+            )
     return names
 
 
@@ -281,12 +267,7 @@ def _table(table: str | Sequence[str]) -> exp.Table:
 def _literal(value: Any) -> exp.Expr:
     if type(value).__module__ == "numpy" and hasattr(value, "item"):
         value = value.item()
-    _check(
-        isinstance(value, (bool, Integral, Real, str)),
-        f"pos_label must be a bool, number or string, got {value!r}",
-        "pos_label",
-        "pass a value of the y column's type, e.g. pos_label=1 or pos_label='spam'",
-    )
+    _options.class_value("pos_label", value)
     if isinstance(value, (bool, str)):
         return exp.convert(value)
     return exp.convert(int(value) if isinstance(value, Integral) else float(value))
@@ -363,6 +344,7 @@ class _Builder:
         self.zd = exp.null() if zero_division is None else _f(int(zero_division))
         self.ctype = "DOUBLE" if weight is not None else "BIGINT"
         self.ctes: list[exp.CTE] = []
+        self.guards: list[str] = []  # CTEs flagging groups whose numbers are meaningless
 
     # -- plumbing -------------------------------------------------------------------------
 
@@ -422,8 +404,32 @@ class _Builder:
     def zero(self) -> exp.Expr:
         return _f(0) if self.weight is not None else _n(0)
 
+    def guard(self, where: exp.Expr, proba: exp.Expr | None = None) -> None:
+        """Flag the groups (as ``_clf_bad`` = 1) holding a negative, NaN or infinite weight, or
+        a probability outside [0, 1], among the rows ``where`` keeps: their numbers come out
+        null (the expressions' rule; portable SQL has no error function to raise with)."""
+        bad = []
+        if self.weight is not None:
+            w = _dbl(_c(self.weight))
+            # x - x = 0 holds exactly for finite x, and is false for NaN and +-inf everywhere
+            bad.append(w < _f(0))
+            bad.append(exp.Paren(this=(w.copy() - w.copy()).eq(_f(0))).not_())
+        if proba is not None:
+            bad.append(exp.or_(proba < _f(0), proba.copy() > _f(1)))
+        if not bad:
+            return
+        name = f"_clf_bad{len(self.guards)}"
+        flag = exp.Max(this=_case((exp.or_(*bad), _n(1)), default=_n(0)))
+        self.cte(name, self.sel(self.table, ("_clf_bad", flag), where=where, group=[]))
+        self.guards.append(name)
+
     def finish(self, body: exp.Select, *order: str | exp.Ordered) -> exp.Select:
-        keys = [*self.g(), *order]
+        """ORDER BY the groups and ``order``; null the values of flagged groups (`guard`)."""
+        groups: list[exp.Expr] = self.g()
+        if self.guards:
+            body, order = self._guarded(body, order)
+            groups = self.g("_clf_r")
+        keys = [*groups, *order]
         if keys:
             body = body.order_by(
                 *(
@@ -435,6 +441,47 @@ class _Builder:
             )
         body.set("with_", exp.With(expressions=self.ctes))
         return body
+
+    def _guarded(
+        self, body: exp.Select, order: tuple[str | exp.Ordered, ...]
+    ) -> tuple[exp.Select, tuple[exp.Ordered, ...]]:
+        """``body`` as the CTE ``_clf_r``, its value columns null where ``_clf_guard`` flags
+        the group; the order keys rewritten onto ``_clf_r``."""
+        shown = list(body.named_selects)
+        named = [k.this.name if isinstance(k, exp.Ordered) else k for k in order]
+        body = body.select(*(_c(n) for n in named if n not in shown))
+        self.cte("_clf_r", body)
+        flags = [exp.select(*self.g(), _c("_clf_bad")).from_(g) for g in self.guards]
+        self.cte("_clf_flags", _union(*flags))
+        self.cte(
+            "_clf_guard",
+            self.sel("_clf_flags", ("_clf_bad", exp.Max(this=_c("_clf_bad"))), group=[]),
+        )
+        bad = _c("_clf_bad", "_clf_guard").eq(1)
+        items = []
+        for n in shown:
+            value = _c(n, "_clf_r")
+            if n not in self.groups and n not in _KEYS:
+                value = _case((bad.copy(), exp.null()), default=value)
+            items.append(exp.alias_(value, n, quoted=True))
+        out = exp.select(*items).from_(exp.Table(this=_id("_clf_r")))
+        if self.groups:
+            on = exp.and_(
+                *(exp.NullSafeEQ(this=_c(g, "_clf_r"), expression=_c(g, "_clf_guard"))
+                  for g in self.groups)
+            )  # fmt: skip
+            out = out.join(exp.Table(this=_id("_clf_guard")), on=on, join_type="left")
+        else:
+            out = out.join(exp.Table(this=_id("_clf_guard")), join_type="cross")
+        ordered = tuple(
+            exp.Ordered(
+                this=_c(name, "_clf_r"),
+                desc=bool(k.args.get("desc")) if isinstance(k, exp.Ordered) else False,
+                nulls_first=False,
+            )
+            for k, name in zip(order, named)
+        )
+        return out, ordered
 
     # -- label capabilities ---------------------------------------------------------------
 
@@ -450,6 +497,7 @@ class _Builder:
                 where=self.valid(y, yhat),
             ),
         )
+        self.guard(self.valid(y, yhat))
         hit = _case((_c("_clf_y").eq(_c("_clf_p")), _c("_clf_w")), default=self.zero())
         z = self.zero
         truth = self.sel(
@@ -657,6 +705,7 @@ class _Builder:
         s = _dbl(_c(score))
         is_pos = _c(y).eq(self.pos.copy())
         where = self.valid(y, score, nan=s.copy())
+        self.guard(where.copy())
         if self.weight is not None and curve:
             where = exp.and_(where, _c(self.weight).neq(0))
         pos, neg = (
@@ -827,8 +876,11 @@ class _Builder:
     def score_select(self, *names: str) -> exp.Select:
         """AUROC: trapezoids over distinct scores (Mann-Whitney, ties half); AP: step sum."""
         dn, dp, tp, fp = (_dbl(_c(k)) for k in ("_clf_dn", "_clf_dp", "_clf_tp", "_clf_fp"))
+        # each factor divided by its total before the product, so huge weights cannot overflow
+        width = self.div(dn, _dbl(_c("_clf_nneg")))
+        height = self.div(_f(2) * tp - dp, _dbl(_c("_clf_npos")))
         sums = [
-            ("_clf_area", exp.Sum(this=dn * (_f(2) * tp - dp))),
+            ("_clf_area", exp.Sum(this=width * height)),
             ("_clf_ap", exp.Sum(this=dp.copy() * self.div(tp.copy(), tp.copy() + fp, _f(0)))),
             ("_clf_npos", _dbl(exp.Max(this=_c("_clf_npos")))),
             ("_clf_nneg", _dbl(exp.Max(this=_c("_clf_nneg")))),
@@ -836,7 +888,9 @@ class _Builder:
         self.cte("_clf_area", self.sel("_clf_tot", *sums, group=[]))
         P, N = _c("_clf_npos"), _c("_clf_nneg")
         values = {
-            "auroc": self.div(_c("_clf_area"), _f(2) * P * N),  # null with one class
+            "auroc": _case(
+                (exp.or_(P.eq(0), N.eq(0)), _dbl(exp.null())), default=_c("_clf_area") / _f(2)
+            ),  # null with one class
             # null without positives (scikit-learn: 0.0 and a warning), as clf_average_precision
             "average_precision": self.div(_c("_clf_ap"), P.copy()),
         }
@@ -848,7 +902,9 @@ class _Builder:
         p = _dbl(_c(proba))
         yb = _case((_c(y).eq(self.pos.copy()), _n(1)), default=_n(0))
         cols = [("_clf_yb", yb), ("_clf_pr", p), ("_clf_w", _dbl(self.w()))]
-        self.cte("_clf_psrc", self.sel(self.table, *cols, where=self.valid(y, proba, nan=p.copy())))
+        where = self.valid(y, proba, nan=p.copy())
+        self.cte("_clf_psrc", self.sel(self.table, *cols, where=where))
+        self.guard(where.copy(), proba=p.copy())
 
     def prob_select(self, *names: str) -> exp.Select:
         p, yb, w = _c("_clf_pr"), _c("_clf_yb"), _c("_clf_w")

@@ -43,6 +43,8 @@ Python checks or from the macros' own checks, are :class:`clfeval.InputError`.
 
 from __future__ import annotations
 
+from typing import Any
+
 from clfeval.sql._files import connect, files, load, quote, sql_dir, text
 from clfeval.sql._run import (
     AGGREGATE_MACROS,
@@ -62,7 +64,6 @@ from clfeval.sql._run import (
     table_macro,
     thresholds,
 )
-from clfeval.sqlgen import query
 
 __all__ = [
     "AGGREGATE_MACROS",
@@ -89,3 +90,13 @@ __all__ = [
     "text",
     "thresholds",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """``query`` is imported on first use: sqlglot (the ``warehouse`` extra) loads only when
+    generated SQL is asked for."""
+    if name == "query":
+        from clfeval.sqlgen import query
+
+        return query
+    raise AttributeError(f"module 'clfeval.sql' has no attribute {name!r}")

@@ -7,6 +7,26 @@ WITH `_clf_src` AS (
   FROM `preds`
   WHERE
     NOT `label` IS NULL AND NOT `pred` IS NULL AND NOT `n` IS NULL
+), `_clf_bad0` AS (
+  SELECT
+    `model`,
+    MAX(
+      CASE
+        WHEN CAST(`n` AS DOUBLE) < CAST(0 AS DOUBLE)
+        OR NOT (
+          (
+            CAST(`n` AS DOUBLE) - CAST(`n` AS DOUBLE)
+          ) = CAST(0 AS DOUBLE)
+        )
+        THEN 1
+        ELSE 0
+      END
+    ) AS `_clf_bad`
+  FROM `preds`
+  WHERE
+    NOT `label` IS NULL AND NOT `pred` IS NULL AND NOT `n` IS NULL
+  GROUP BY
+    `model`
 ), `_clf_long` AS (
   SELECT
     `model`,
@@ -87,6 +107,29 @@ WITH `_clf_src` AS (
   FROM `_clf_per`
   GROUP BY
     `model`
+), `_clf_bad1` AS (
+  SELECT
+    `model`,
+    MAX(
+      CASE
+        WHEN CAST(`n` AS DOUBLE) < CAST(0 AS DOUBLE)
+        OR NOT (
+          (
+            CAST(`n` AS DOUBLE) - CAST(`n` AS DOUBLE)
+          ) = CAST(0 AS DOUBLE)
+        )
+        THEN 1
+        ELSE 0
+      END
+    ) AS `_clf_bad`
+  FROM `preds`
+  WHERE
+    NOT `label` IS NULL
+    AND NOT `score` IS NULL
+    AND NOT `n` IS NULL
+    AND NOT ISNAN(CAST(`score` AS DOUBLE))
+  GROUP BY
+    `model`
 ), `_clf_ssrc` AS (
   SELECT
     `model`,
@@ -143,11 +186,17 @@ WITH `_clf_src` AS (
   SELECT
     `model`,
     SUM(
-      CAST(`_clf_dn` AS DOUBLE) * (
-        (
+      CASE
+        WHEN CAST(`_clf_nneg` AS DOUBLE) = 0
+        THEN NULL
+        ELSE CAST(`_clf_dn` AS DOUBLE) / CAST(`_clf_nneg` AS DOUBLE)
+      END * CASE
+        WHEN CAST(`_clf_npos` AS DOUBLE) = 0
+        THEN NULL
+        ELSE CAST((
           CAST(2 AS DOUBLE) * CAST(`_clf_tp` AS DOUBLE)
-        ) - CAST(`_clf_dp` AS DOUBLE)
-      )
+        ) - CAST(`_clf_dp` AS DOUBLE) AS DOUBLE) / CAST(`_clf_npos` AS DOUBLE)
+      END
     ) AS `_clf_area`,
     SUM(
       CAST(`_clf_dp` AS DOUBLE) * CASE
@@ -175,6 +224,33 @@ WITH `_clf_src` AS (
     AND NOT `p` IS NULL
     AND NOT `n` IS NULL
     AND NOT ISNAN(CAST(`p` AS DOUBLE))
+), `_clf_bad2` AS (
+  SELECT
+    `model`,
+    MAX(
+      CASE
+        WHEN CAST(`n` AS DOUBLE) < CAST(0 AS DOUBLE)
+        OR NOT (
+          (
+            CAST(`n` AS DOUBLE) - CAST(`n` AS DOUBLE)
+          ) = CAST(0 AS DOUBLE)
+        )
+        OR (
+          CAST(`p` AS DOUBLE) < CAST(0 AS DOUBLE)
+          OR CAST(`p` AS DOUBLE) > CAST(1 AS DOUBLE)
+        )
+        THEN 1
+        ELSE 0
+      END
+    ) AS `_clf_bad`
+  FROM `preds`
+  WHERE
+    NOT `label` IS NULL
+    AND NOT `p` IS NULL
+    AND NOT `n` IS NULL
+    AND NOT ISNAN(CAST(`p` AS DOUBLE))
+  GROUP BY
+    `model`
 ), `_clf_part0` AS (
   SELECT
     `model`,
@@ -233,15 +309,9 @@ WITH `_clf_src` AS (
   SELECT
     `model`,
     CASE
-      WHEN (
-        (
-          CAST(2 AS DOUBLE) * `_clf_npos`
-        ) * `_clf_nneg`
-      ) = 0
-      THEN NULL
-      ELSE CAST(`_clf_area` AS DOUBLE) / CAST((
-        CAST(2 AS DOUBLE) * `_clf_npos`
-      ) * `_clf_nneg` AS DOUBLE)
+      WHEN `_clf_npos` = 0 OR `_clf_nneg` = 0
+      THEN CAST(NULL AS DOUBLE)
+      ELSE `_clf_area` / CAST(2 AS DOUBLE)
     END AS `auroc`,
     CASE
       WHEN `_clf_npos` = 0
@@ -341,21 +411,67 @@ WITH `_clf_src` AS (
     `log_loss`,
     `brier`
   FROM `_clf_part2`
+), `_clf_r` AS (
+  SELECT
+    `model`,
+    MAX(`accuracy`) AS `accuracy`,
+    MAX(`balanced_accuracy`) AS `balanced_accuracy`,
+    MAX(`precision`) AS `precision`,
+    MAX(`recall`) AS `recall`,
+    MAX(`f1`) AS `f1`,
+    MAX(`mcc`) AS `mcc`,
+    MAX(`auroc`) AS `auroc`,
+    MAX(`average_precision`) AS `average_precision`,
+    MAX(`log_loss`) AS `log_loss`,
+    MAX(`brier`) AS `brier`
+  FROM `_clf_parts`
+  GROUP BY
+    `model`
+), `_clf_flags` AS (
+  SELECT
+    `model`,
+    `_clf_bad`
+  FROM `_clf_bad0`
+  UNION ALL
+  SELECT
+    `model`,
+    `_clf_bad`
+  FROM `_clf_bad1`
+  UNION ALL
+  SELECT
+    `model`,
+    `_clf_bad`
+  FROM `_clf_bad2`
+), `_clf_guard` AS (
+  SELECT
+    `model`,
+    MAX(`_clf_bad`) AS `_clf_bad`
+  FROM `_clf_flags`
+  GROUP BY
+    `model`
 )
 SELECT
-  `model`,
-  MAX(`accuracy`) AS `accuracy`,
-  MAX(`balanced_accuracy`) AS `balanced_accuracy`,
-  MAX(`precision`) AS `precision`,
-  MAX(`recall`) AS `recall`,
-  MAX(`f1`) AS `f1`,
-  MAX(`mcc`) AS `mcc`,
-  MAX(`auroc`) AS `auroc`,
-  MAX(`average_precision`) AS `average_precision`,
-  MAX(`log_loss`) AS `log_loss`,
-  MAX(`brier`) AS `brier`
-FROM `_clf_parts`
-GROUP BY
-  `model`
+  `_clf_r`.`model` AS `model`,
+  CASE WHEN `_clf_guard`.`_clf_bad` = 1 THEN NULL ELSE `_clf_r`.`accuracy` END AS `accuracy`,
+  CASE
+    WHEN `_clf_guard`.`_clf_bad` = 1
+    THEN NULL
+    ELSE `_clf_r`.`balanced_accuracy`
+  END AS `balanced_accuracy`,
+  CASE WHEN `_clf_guard`.`_clf_bad` = 1 THEN NULL ELSE `_clf_r`.`precision` END AS `precision`,
+  CASE WHEN `_clf_guard`.`_clf_bad` = 1 THEN NULL ELSE `_clf_r`.`recall` END AS `recall`,
+  CASE WHEN `_clf_guard`.`_clf_bad` = 1 THEN NULL ELSE `_clf_r`.`f1` END AS `f1`,
+  CASE WHEN `_clf_guard`.`_clf_bad` = 1 THEN NULL ELSE `_clf_r`.`mcc` END AS `mcc`,
+  CASE WHEN `_clf_guard`.`_clf_bad` = 1 THEN NULL ELSE `_clf_r`.`auroc` END AS `auroc`,
+  CASE
+    WHEN `_clf_guard`.`_clf_bad` = 1
+    THEN NULL
+    ELSE `_clf_r`.`average_precision`
+  END AS `average_precision`,
+  CASE WHEN `_clf_guard`.`_clf_bad` = 1 THEN NULL ELSE `_clf_r`.`log_loss` END AS `log_loss`,
+  CASE WHEN `_clf_guard`.`_clf_bad` = 1 THEN NULL ELSE `_clf_r`.`brier` END AS `brier`
+FROM `_clf_r`
+LEFT JOIN `_clf_guard`
+  ON `_clf_r`.`model` IS NOT DISTINCT FROM `_clf_guard`.`model`
 ORDER BY
-  `model` ASC NULLS LAST
+  `_clf_r`.`model` ASC NULLS LAST
