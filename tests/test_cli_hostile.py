@@ -111,7 +111,11 @@ CASES = [
     ("digits-float", [*REPORT, "--digits", "2.5"], ["--digits '2.5'"]),
     ("demo-digits", ["demo", "--digits", "x", "--html", "demo.html"], ["--digits 'x'"]),
     # columns: empty, hostile, unicode, missing
-    ("y-empty", ["report", "p.parquet", "--y", "", "--yhat", "yhat"], ["''", "y must be a column name"]),
+    (
+        "y-empty",
+        ["report", "p.parquet", "--y", "", "--yhat", "yhat"],
+        ["''", "y must be a column name"],
+    ),
     ("yhat-hostile", ["report", "p.parquet", "--y", "y", "--yhat", HOSTILE], [HOSTILE[:8]]),
     ("yhat-script", ["report", "p.parquet", "--y", "y", "--yhat", "</script>"], ["</script>"]),
     ("y-unicode", ["report", "p.parquet", "--y", "ÿ", "--yhat", "yhat"], ["'ÿ' (y)"]),
