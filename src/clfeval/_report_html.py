@@ -11,7 +11,7 @@ import polars as pl
 from clfeval._html import HTML, chart_notes, render_html
 from clfeval._plot import PlotNamespace
 from clfeval._report import report
-from clfeval._validate import Frame, score_columns
+from clfeval._validate import Frame, prepare, score_columns
 
 
 def report_html(
@@ -63,8 +63,20 @@ def report_html(
         missing=missing,
         nonfinite=nonfinite,
     )
-    if missing == "drop" or nonfinite == "drop":
-        frame = _kept(frame, y, yhat, score, weight, labels)
+    if missing == "drop" or nonfinite == "drop":  # the charts show the rows the report kept
+        kept = prepare(
+            frame,
+            y=y,
+            yhat=yhat,
+            score=score_columns(score, labels),
+            weight=weight,
+            by=by,
+            labels=labels,
+            missing=missing,
+            nonfinite=nonfinite,
+            classes=False,
+        )
+        frame = kept.frame.collect()
     tables: list[tuple[str, Any]] = [
         ("Classification report", str(rep)),
         ("Report table", HTML(rep._repr_html_())),
@@ -100,27 +112,3 @@ def report_html(
     if path is not None:
         Path(path).write_text(page, encoding="utf-8")
     return page
-
-
-def _kept(
-    frame: pl.DataFrame,
-    y: str,
-    yhat: str,
-    score: Any,
-    weight: str | None,
-    labels: Sequence[Any] | None,
-) -> pl.DataFrame:
-    """The rows the report evaluated when it was asked to drop missing or non-finite ones."""
-    scores = score_columns(score, labels)
-    cols = [
-        y,
-        yhat,
-        *([] if scores is None else [scores] if isinstance(scores, str) else scores.values()),
-    ]
-    if weight is not None:
-        cols.append(weight)
-    keep = pl.all_horizontal([pl.col(c).is_not_null() for c in cols])
-    for c in cols[2:]:
-        if frame.schema[c].is_float():
-            keep = keep & pl.col(c).is_finite()
-    return frame.filter(keep)
