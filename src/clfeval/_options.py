@@ -19,6 +19,7 @@ AVERAGES = ("binary", "micro", "macro", "weighted", None)
 MAX_BINS = 1_000  # calibration and ECE bins; also the CLI's and the SQL macros' limit
 MAX_DIGITS = 15  # a float64 has 15-17 significant digits
 MAX_CUTS = 100_000  # thresholds(n=): cut points per group
+MAX_LABELS = 10_000  # labels=: a confusion matrix of that many classes has 10^8 cells
 
 # One default per option, read by every surface (functions, expressions, clfeval.sql, macros,
 # generated SQL, CLI). Curves with a different scikit-learn default name it themselves.
@@ -115,6 +116,13 @@ def labels(value: Any) -> list[Any] | None:
             "labels",
             f"labels={value!r} is not a list of classes",
             "pass a list such as labels=[1, 0], or None for every class in the data",
+            rule="labels",
+        )
+    if len(value) > MAX_LABELS:
+        raise _fail(
+            "labels",
+            f"labels= lists {len(value):,} classes, more than {MAX_LABELS:,}",
+            "list the classes you want reported (the per-class work grows with their number)",
             rule="labels",
         )
     out = [class_value("labels", v) for v in value]
