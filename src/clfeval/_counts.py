@@ -29,8 +29,23 @@ YHAT_COPY = "__clf_yhat_copy"  # yhat when it is the same column as y
 COUNTS_COLUMNS = ("label", "tp", "fp", "fn", "tn", "support")
 
 
-def col(c: IntoExpr) -> pl.Expr:
-    return pl.col(c) if isinstance(c, str) else c
+def col(c: IntoExpr, role: str = "column") -> pl.Expr:
+    """A column argument of an expression: a name or a Polars expression."""
+    if isinstance(c, pl.Expr):
+        return c
+    if isinstance(c, str) and c:
+        return pl.col(c)
+    raise InputError(
+        f"{role} must be a column name or a Polars expression, got {c!r}",
+        role=role,
+        rule="column_type",
+        hint="pass the column's name, e.g. 'y', or pl.col('y')"
+        + (
+            "; per-class scores go to the multiclass metrics (auroc, log_loss...)"
+            if isinstance(c, dict | list | tuple)
+            else ""
+        ),
+    )
 
 
 def share(part: pl.Expr, total: pl.Expr) -> pl.Expr:
@@ -44,7 +59,7 @@ def share(part: pl.Expr, total: pl.Expr) -> pl.Expr:
 
 
 def weight_expr(weight: IntoExpr | None) -> pl.Expr | None:
-    return None if weight is None else col(weight).cast(pl.Float64)
+    return None if weight is None else col(weight, "weight").cast(pl.Float64)
 
 
 def guard(
@@ -58,7 +73,7 @@ def guard(
     """
     bad = []
     if weight is not None:
-        w = col(weight).cast(pl.Float64)
+        w = col(weight, "weight").cast(pl.Float64)
         bad.append(~w.is_finite() | (w < 0))
     for p in probabilities:
         bad.append(((p < 0) | (p > 1)) & ~p.is_nan())
@@ -120,7 +135,7 @@ def binary_counts(
     y: IntoExpr, yhat: IntoExpr, pos_label: Any, weight: IntoExpr | None = None
 ) -> OvR:
     """tp, predicted positives, actual positives and total for one positive class (scalars)."""
-    y, yhat, w = col(y), col(yhat), weight_expr(weight)
+    y, yhat, w = col(y, "y"), col(yhat, "yhat"), weight_expr(weight)
     w = _w(valid_rows(y, yhat, w), w)
     is_pos, says_pos = (y == pos_label).fill_null(False), (yhat == pos_label).fill_null(False)
     return OvR(
@@ -152,7 +167,7 @@ def ovr_counts(
     in ``total`` (scikit-learn's ``multilabel_confusion_matrix``), unless ``restrict`` keeps only
     rows whose ``y`` and ``yhat`` are both listed (a confusion matrix restricted to ``labels``).
     """
-    y, yhat, w = col(y), col(yhat), weight_expr(weight)
+    y, yhat, w = col(y, "y"), col(yhat, "yhat"), weight_expr(weight)
     valid = valid_rows(y, yhat, w)
     if labels is not None and restrict:
         valid = valid & y.is_in(pl.lit(list(labels))) & yhat.is_in(pl.lit(list(labels)))

@@ -324,7 +324,7 @@ def accuracy(y: IntoExpr, yhat: IntoExpr, *, weight: IntoExpr | None = None) -> 
     >>> df.select(accuracy("y", "yhat")).item()
     0.75
     """
-    y, yhat, w = col(y), col(yhat), weight_expr(weight)
+    y, yhat, w = col(y, "y"), col(yhat, "yhat"), weight_expr(weight)
     valid = valid_rows(y, yhat, w)
     w = valid.cast(pl.Float64) if w is None else pl.when(valid).then(w).otherwise(0.0)
     hit = (y == yhat).fill_null(False)
@@ -417,7 +417,7 @@ def cohen_kappa(
         observed = 1.0 - c.tp.sum() / s
         expected = 1.0 - (t * p).sum()
     else:
-        yv, pv, w = col(y), col(yhat), weight_expr(weight)
+        yv, pv, w = col(y, "y"), col(yhat, "yhat"), weight_expr(weight)
         valid = valid_rows(yv, pv, w)
         if labels is not None:
             valid = valid & yv.is_in(pl.lit(list(labels))) & pv.is_in(pl.lit(list(labels)))
@@ -451,7 +451,7 @@ def prevalence(y: IntoExpr, *, pos_label: Any = 1, weight: IntoExpr | None = Non
     0.25
     """
     _options.class_value("pos_label", pos_label)
-    yv, w = col(y), weight_expr(weight)
+    yv, w = col(y, "y"), weight_expr(weight)
     valid = valid_rows(yv, w)
     w = valid.cast(pl.Float64) if w is None else pl.when(valid).then(w).otherwise(0.0)
     share = divide((w * (yv == pos_label).fill_null(False)).sum(), w.sum(), None)

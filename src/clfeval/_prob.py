@@ -69,11 +69,11 @@ def log_loss(
     >>> round(df.select(log_loss("y", "p")).item(), 4)
     0.2798
     """
-    yv, w = col(y), weight_expr(weight)
+    yv, w = col(y, "y"), weight_expr(weight)
     per_class = class_scores(proba, labels)
     if per_class is None:
         _options.class_value("pos_label", pos_label)
-        p = col(proba).cast(F64)  # type: ignore[arg-type]
+        p = col(proba, "proba").cast(F64)  # type: ignore[arg-type]
         valid = score_valid(yv, [p], w)
         own = pl.when(yv == pos_label).then(_clip(p)).otherwise(_clip(1 - p))
         return guard(_mean(-own.log(), valid, w), weight, [p]).alias("log_loss")
@@ -108,11 +108,11 @@ def brier(
     >>> round(df.select(brier("y", "p")).item(), 4)
     0.0375
     """
-    yv, w = col(y), weight_expr(weight)
+    yv, w = col(y, "y"), weight_expr(weight)
     per_class = class_scores(proba, labels)
     if per_class is None:
         _options.class_value("pos_label", pos_label)
-        p = col(proba).cast(F64)  # type: ignore[arg-type]
+        p = col(proba, "proba").cast(F64)  # type: ignore[arg-type]
         valid = score_valid(yv, [p], w)
         gap = (yv == pos_label).cast(F64) - p
         return guard(_mean(gap * gap, valid, w), weight, [p]).alias("brier")
@@ -164,7 +164,7 @@ def ece(
         "'expected' weighs each bin by its size, 'max' takes the worst bin",
     )
     _options.class_value("pos_label", pos_label)
-    yv, w, p = col(y), weight_expr(weight), col(proba).cast(F64)
+    yv, w, p = col(y, "y"), weight_expr(weight), col(proba, "proba").cast(F64)
     valid = score_valid(yv, [p], w)
     inner = pl.lit(pl.Series(uniform_edges(n_bins)[1:-1], dtype=F64))
     pv = p.filter(valid)

@@ -96,7 +96,7 @@ def class_scores(
                 rule="score_labels",
                 hint="pass one column for a binary score, or one column per class",
             )
-        return list(mapping), [col(c).cast(F64) for c in mapping.values()]
+        return list(mapping), [col(c, "score").cast(F64) for c in mapping.values()]
     if isinstance(score, str | pl.Expr):
         if labels is None:
             return None
@@ -108,7 +108,7 @@ def class_scores(
                 rule="score_labels",
                 hint="a List/Array score column needs every class listed",
             )
-        return labels, [list_element(col(score), i) for i in range(len(labels))]
+        return labels, [list_element(col(score, "score"), i) for i in range(len(labels))]
     columns = list(score)
     if labels is None or len(labels) != len(columns):
         raise InputError(
@@ -117,7 +117,7 @@ def class_scores(
             rule="score_labels",
             hint="pass labels=[...] in the order of the columns, or a mapping {label: column}",
         )
-    return list(labels), [col(c).cast(F64) for c in columns]
+    return list(labels), [col(c, "score").cast(F64) for c in columns]
 
 
 def score_valid(y: pl.Expr, scores: Sequence[pl.Expr], w: pl.Expr | None) -> pl.Expr:
@@ -330,11 +330,11 @@ def auroc(
         ("ovr", "ovo"),
         "'ovr' is one-vs-rest, 'ovo' is Hand & Till's one-vs-one",
     )
-    yv, w = col(y), weight_expr(weight)
+    yv, w = col(y, "y"), weight_expr(weight)
     per_class = class_scores(score, labels)
     if per_class is None:
         _options.class_value("pos_label", pos_label)
-        s = col(score).cast(F64)  # type: ignore[arg-type]
+        s = col(score, "score").cast(F64)  # type: ignore[arg-type]
         valid = score_valid(yv, [s], w)
         value = binary_auroc((yv == pos_label).fill_null(False), s, w, valid, max_fpr)
         return guard(value, weight).alias("auroc")
@@ -397,7 +397,7 @@ def average_precision(
     >>> round(df.select(average_precision("y", "s")).item(), 4)
     0.8333
     """
-    yv, w = col(y), weight_expr(weight)
+    yv, w = col(y, "y"), weight_expr(weight)
 
     def metric(pos: pl.Expr, s: pl.Expr, wt: pl.Expr | None, valid: pl.Expr) -> pl.Expr:
         if wt is None:
@@ -407,7 +407,7 @@ def average_precision(
     per_class = class_scores(score, labels)
     if per_class is None:
         _options.class_value("pos_label", pos_label)
-        s = col(score).cast(F64)  # type: ignore[arg-type]
+        s = col(score, "score").cast(F64)  # type: ignore[arg-type]
         valid = score_valid(yv, [s], w)
         value = metric((yv == pos_label).fill_null(False), s, w, valid)
         return guard(value, weight).alias("average_precision")
@@ -433,7 +433,7 @@ def ks(
     0.5
     """
     _options.class_value("pos_label", pos_label)
-    yv, w, s = col(y), weight_expr(weight), col(score).cast(F64)
+    yv, w, s = col(y, "y"), weight_expr(weight), col(score, "score").cast(F64)
     valid = score_valid(yv, [s], w)
     value = curve_stat((yv == pos_label).fill_null(False), s, w, valid, _ks_stat)
     return guard(value, weight).alias("ks")
@@ -467,11 +467,11 @@ def top_k_accuracy(
     0.75
     """
     k = _options.k(k)
-    yv, w = col(y), weight_expr(weight)
+    yv, w = col(y, "y"), weight_expr(weight)
     one = pl.lit(1.0) if w is None else w
     per_class = class_scores(scores, labels)
     if per_class is None:
-        s = col(scores).cast(F64)  # type: ignore[arg-type]
+        s = col(scores, "score").cast(F64)  # type: ignore[arg-type]
         valid = score_valid(yv, [s], w)
         sv = s.filter(valid)
         cut = pl.when((sv.min() >= 0) & (sv.max() <= 1)).then(0.5).otherwise(0.0)
