@@ -18,7 +18,8 @@ from sklearn import metrics as skm
 import clfeval as ce
 from clfeval import datasets, sqlgen
 from clfeval import sql as clf_sql
-from clfeval._cli import _sql_literal, main
+from clfeval.cli import main
+from clfeval.cli._cmd_sql import _sql_literal
 
 ERROR_LINE = re.compile(r"^clfeval: error: .+")
 
@@ -1249,7 +1250,7 @@ class Block:
             raise ModuleNotFoundError(f"No module named {name!r}")
         return None
 sys.meta_path.insert(0, Block())
-from clfeval._cli import main
+from clfeval.cli import main
 sys.exit(main(sys.argv[1:]))
 """
 

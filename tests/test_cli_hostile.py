@@ -20,7 +20,7 @@ import pytest
 
 import clfeval as ce
 from clfeval import datasets
-from clfeval._cli import main
+from clfeval.cli import main
 
 ERROR_LINE = re.compile(r"^clfeval: error: \S.*")
 HOSTILE = '"; DROP TABLE preds; --'
@@ -492,23 +492,23 @@ def test_entry_point_help_into_a_closed_pipe(d):
 
 
 def test_ctrl_c_is_one_line(capsys, d, monkeypatch):
-    from clfeval import _cli
+    from clfeval.cli import _cmd_sql
 
     def interrupted(args):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(_cli, "_cmd_sql", interrupted)
+    monkeypatch.setattr(_cmd_sql, "run", interrupted)
     code, out, err = run(capsys, d, ["sql"])
     assert (code, out, err) == (130, "", "clfeval: interrupted\n")
 
 
 def test_an_unexpected_failure_is_one_line(capsys, d, monkeypatch):
-    from clfeval import _cli
+    from clfeval.cli import _cmd_sql
 
     def broken(args):
         raise RuntimeError("boom\nsecond line")
 
-    monkeypatch.setattr(_cli, "_cmd_sql", broken)
+    monkeypatch.setattr(_cmd_sql, "run", broken)
     monkeypatch.delenv("CLFEVAL_DEBUG", raising=False)
     code, out, err = run(capsys, d, ["sql"])
     assert code == 2

@@ -1,8 +1,8 @@
-"""``python -m clfeval``: the command line (see :func:`clfeval._cli.main`)."""
+"""``python -m clfeval``: the command line (see :func:`clfeval.cli.main`)."""
 
 import sys
 
-from clfeval._cli import main
+from clfeval.cli import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -1,0 +1,284 @@
+"""``clfeval report``: a classification report of predictions in a file or a database, as
+text (scikit-learn's layout), JSON or a tidy CSV, and optionally an HTML page.
+
+Labels given on the command line (``--labels``, ``--pos-label``) are parsed as values of
+``y``'s type, never guessed. Everything is computed before anything is printed, so an error
+leaves standard output empty.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+import polars as pl
+
+from clfeval.cli._console import PROG, Progress, emit, print_note
+from clfeval.cli._errors import UsageError, input_error
+from clfeval.cli._outputs import (
+    CSV_COLUMNS,
+    SCORE_METRICS,
+    UNAVERAGED,
+    group_parts,
+    render_csv,
+    render_json,
+)
+from clfeval.cli._parser import average_option, digits_option, split_option
+from clfeval.cli._paths import check_page_path, check_stdout, input_paths, write_page
+from clfeval.cli._read import column_roles, read_input, schema_option, score_columns
+
+
+def _parse_label(text: str, dtype: pl.DataType, flag: str, y: str) -> Any:
+    """A label given on the command line, as a value of ``y``'s type (never guessed)."""
+    if dtype == pl.Boolean:
+        low = text.strip().lower()
+        if low in ("true", "1"):
+            return True
+        if low in ("false", "0"):
+            return False
+        raise input_error(
+            f"{flag} {text!r} is not a boolean, but column {y!r} (y) is {dtype}",
+            role=flag.lstrip("-"),
+            column=y,
+            hint="pass true or false",
+        )
+    if dtype.is_integer() or dtype.is_float():
+        try:
+            return int(text.strip())
+        except ValueError:
+            raise input_error(
+                f"{flag} {text!r} is not an integer, but column {y!r} (y) is {dtype}",
+                role=flag.lstrip("-"),
+                column=y,
+                hint="pass one of the column's values, e.g. 1",
+            ) from None
+    return text
+
+
+def _classes(df: pl.DataFrame, y: str, yhat: str) -> list[Any]:
+    """The sorted classes present in ``y`` and ``yhat`` (an Enum sorts in its own order)."""
+    both = df.select(pl.col(y).alias("c")), df.select(pl.col(yhat).alias("c"))
+    try:
+        values = pl.concat(both, how="vertical_relaxed")["c"]
+    except pl.exceptions.PolarsError:  # e.g. String and Enum: compare as text
+        values = pl.concat([f.cast(pl.String) for f in both])["c"]
+    if values.dtype.is_float():
+        values = values.filter(values.is_not_nan())
+    return values.drop_nulls().unique().sort().to_list()
+
+
+def _check_pos_label(pos_label: Any, df: pl.DataFrame, y: str, yhat: str) -> None:
+    classes = _classes(df, y, yhat)
+    if pos_label not in classes:
+        raise input_error(
+            f"--pos-label {pos_label!r} is not a class of {y!r}; the classes are {classes[:10]!r}",
+            role="pos_label",
+            column=y,
+            hint="pass one of the classes as --pos-label",
+        )
+
+
+def _report_kwargs(args: argparse.Namespace, df: pl.DataFrame) -> dict[str, Any]:
+    y, yhat = args.y, args.yhat
+    dtype = df.schema[y]
+    given = split_option(args.labels, "--labels") if args.labels is not None else []
+    labels = [_parse_label(v, dtype, "--labels", y) for v in given] or None
+    scores = score_columns(args)
+    if len(scores) > 1 and (labels is None or len(labels) != len(scores)):
+        raise input_error(
+            f"--proba has {len(scores)} columns, so --labels must name their "
+            f"{len(scores)} classes in the same order",
+            role="labels",
+            hint="e.g. --proba p_low,p_mid,p_high --labels low,mid,high",
+        )
+    kw: dict[str, Any] = {
+        "score": None if not scores else scores[0] if len(scores) == 1 else scores,
+        "labels": labels,
+        "by": split_option(args.by, "--by") or None,
+        "weight": args.weight,
+    }
+    if args.pos_label is not None:
+        kw["pos_label"] = _parse_label(args.pos_label, dtype, "--pos-label", y)
+        _check_pos_label(kw["pos_label"], df, y, yhat)
+    else:  # the library's default 1, in y's type: 1, "1" for text labels, True for booleans
+        from clfeval import _options
+
+        default = str(_options.DEFAULTS["pos_label"])
+        kw["pos_label"] = _parse_label(default, dtype, "--pos-label", y)
+    return kw
+
+
+def _kept(df: pl.DataFrame, args: argparse.Namespace) -> pl.DataFrame:
+    """The rows the report evaluates with ``--missing drop`` / ``--nonfinite drop``."""
+    cols = [c for r, c in column_roles(args) if r != "by"]
+    drop = pl.lit(False)
+    if args.missing == "drop":
+        drop = drop | pl.any_horizontal([pl.col(c).is_null() for c in cols])
+        for c in (args.y, args.yhat):
+            if df.schema[c].is_float():
+                drop = drop | pl.col(c).is_nan().fill_null(False)
+    if args.nonfinite == "drop":
+        for c in score_columns(args):
+            if df.schema[c].is_float():
+                drop = drop | ~pl.col(c).is_finite().fill_null(True)
+    return df.filter(~drop)
+
+
+def _html_page(df: pl.DataFrame, args: argparse.Namespace, kw: dict[str, Any], title: str) -> str:
+    import clfeval as ce
+
+    return str(
+        ce.report_html(
+            _kept(df, args),
+            args.y,
+            args.yhat,
+            score=kw["score"],
+            by=kw["by"],
+            weight=kw["weight"],
+            labels=kw["labels"],
+            pos_label=kw["pos_label"],
+            digits=digits_option(args),
+            title=title,
+        )
+    )
+
+
+def _metrics(
+    df: pl.DataFrame, args: argparse.Namespace, kw: dict[str, Any], average: str | None
+) -> tuple[pl.DataFrame, dict[str, Any]]:
+    """``clfeval.metrics`` with ``--average`` (default ``binary``, the library's default).
+
+    Without ``--average``, when the binary metrics cannot be computed (more than two classes,
+    or the default positive class is not one of two), precision, recall and F1 are left out
+    and the head says so in ``note``, rather than another average being picked silently.
+    """
+    import clfeval as ce
+    from clfeval import _options
+
+    pos = kw["pos_label"]
+    names: list[str] | None = None
+    note = None
+    chosen = average or str(_options.DEFAULTS["average"])
+    if average is None:
+        classes = _classes(_kept(df, args), args.y, args.yhat)
+        if len(classes) > 2:
+            note = (
+                f"y and yhat have {len(classes)} classes, so precision, recall and f1 are left "
+                "out: their default average is binary; pass --average macro, micro or weighted"
+            )
+        elif len(classes) == 2 and pos not in classes:
+            note = (
+                f"the positive class {pos!r} (the default --pos-label) is not one of the "
+                f"classes {classes!r}, so precision, recall and f1 are left out; pass "
+                "--pos-label with the positive class, or --average macro, micro or weighted"
+            )
+        if note is not None:
+            names = [*UNAVERAGED, *(SCORE_METRICS if kw["score"] is not None else ())]
+            chosen = None
+    frame = ce.metrics(
+        df,
+        args.y,
+        args.yhat,
+        score=kw["score"],
+        metrics=names,
+        average=chosen or "binary",
+        pos_label=pos,
+        labels=kw["labels"],
+        by=kw["by"],
+        weight=kw["weight"],
+        missing=args.missing,
+        nonfinite=args.nonfinite,
+    )
+    assert isinstance(frame, pl.DataFrame)
+    head: dict[str, Any] = {"average": chosen}
+    if chosen == "binary" or isinstance(kw["score"], str):
+        head["pos_label"] = pos
+    if note is not None:
+        head["note"] = note
+    return frame.drop("n_excluded", strict=False), head
+
+
+def run(args: argparse.Namespace) -> int:
+    import clfeval as ce
+
+    sources = [args.path is not None, args.table is not None, args.query is not None]
+    if sum(sources) != 1:
+        if args.db is not None and not any(sources):
+            raise UsageError("--db needs --table NAME or --query SQL")
+        raise UsageError("give exactly one input: PATH, --db FILE --table NAME, or --query SQL")
+    if args.table is not None and args.db is None:
+        raise UsageError("--table needs --db FILE")
+    if args.db is not None and args.path is not None:
+        raise UsageError("--db goes with --table or --query, not with PATH")
+    if args.score is not None and args.proba is not None:
+        raise UsageError("give --score or --proba, not both")
+    average = average_option(args.average)
+    if average is not None and args.format == "text":
+        raise UsageError(
+            "--average sets how --format json or csv averages precision, recall and f1; the "
+            "text report shows every average"
+        )
+    digits = digits_option(args)
+    schema = schema_option(args)
+    if args.format == "csv" and args.by is not None:
+        clash = [c for c in split_option(args.by, "--by") if c in CSV_COLUMNS]
+        if clash:
+            raise input_error(
+                f"group column {clash[0]!r} has the name of a column of --format csv "
+                f"({', '.join(CSV_COLUMNS)})",
+                role="by",
+                column=clash[0],
+                hint="rename it in --query (SELECT ... AS another_name), or use --format json",
+            )
+    inputs = input_paths(args)
+    if args.html is not None:
+        check_page_path(args.html, inputs)  # fail before reading anything
+    check_stdout(inputs)
+    progress = Progress()
+    stack: list[Any] = []
+    try:
+        df, name = read_input(args, progress, stack, schema)
+        kw = _report_kwargs(args, df)
+        rep = ce.report(
+            df,
+            args.y,
+            args.yhat,
+            digits=digits,
+            missing=args.missing,
+            nonfinite=args.nonfinite,
+            **kw,
+        )
+        progress("report")
+        # everything is computed before anything is printed: an error leaves stdout empty
+        head: dict[str, Any] = {}
+        if args.format == "text":
+            text = str(rep)
+        else:
+            frame, head = _metrics(df, args, kw, average)
+            by = kw["by"] or []
+            groups = group_parts(rep, frame, by)
+            if args.format == "json":
+                text = render_json(groups, head, by)
+            else:
+                text = render_csv(groups, head, by, dict(df.schema))
+        page = None
+        if args.html is not None:
+            page = _html_page(df, args, kw, f"Classification report: {name}")
+            progress("html")
+        emit(text)
+        if "note" in head:
+            print_note(head["note"])
+        n_excluded = rep.n_excluded
+        if isinstance(n_excluded, pl.DataFrame):
+            n_excluded = int(n_excluded["n_excluded"].sum())
+        if n_excluded:
+            print_note(f"{n_excluded} row(s) with missing or non-finite values were left out")
+        if page is not None:
+            # checked again: the file may have appeared meanwhile
+            path = write_page(check_page_path(args.html, inputs, probe=False), page)
+            print(f"{PROG}: wrote {path}", file=sys.stderr)
+    finally:
+        for con in stack:
+            con.close()
+    return 0
