@@ -26,7 +26,7 @@ from clfeval.cli._outputs import (
 )
 from clfeval.cli._parser import average_option, digits_option, split_option
 from clfeval.cli._paths import check_page_path, check_stdout, input_paths, write_page
-from clfeval.cli._read import column_roles, read_input, schema_option, score_columns
+from clfeval.cli._read import read_input, schema_option, score_columns
 
 
 def _parse_label(text: str, dtype: pl.DataType, flag: str, y: str) -> Any:
@@ -109,20 +109,22 @@ def _report_kwargs(args: argparse.Namespace, df: pl.DataFrame) -> dict[str, Any]
     return kw
 
 
-def _kept(df: pl.DataFrame, args: argparse.Namespace) -> pl.DataFrame:
-    """The rows the report evaluates with ``--missing drop`` / ``--nonfinite drop``."""
-    cols = [c for r, c in column_roles(args) if r != "by"]
-    drop = pl.lit(False)
-    if args.missing == "drop":
-        drop = drop | pl.any_horizontal([pl.col(c).is_null() for c in cols])
-        for c in (args.y, args.yhat):
-            if df.schema[c].is_float():
-                drop = drop | pl.col(c).is_nan().fill_null(False)
-    if args.nonfinite == "drop":
-        for c in score_columns(args):
-            if df.schema[c].is_float():
-                drop = drop | ~pl.col(c).is_finite().fill_null(True)
-    return df.filter(~drop)
+def _kept_classes(df: pl.DataFrame, args: argparse.Namespace, kw: dict[str, Any]) -> list[Any]:
+    """The sorted classes of y and yhat on the rows the report evaluates (the library's
+    checks and drops, so ``--missing``/``--nonfinite drop`` leave the same rows out)."""
+    from clfeval._validate import prepare, score_columns
+
+    prep = prepare(
+        df,
+        y=args.y,
+        yhat=args.yhat,
+        score=score_columns(kw["score"], kw["labels"]),
+        weight=kw["weight"],
+        labels=kw["labels"],
+        missing=args.missing,
+        nonfinite=args.nonfinite,
+    )
+    return prep.classes or []
 
 
 def _html_page(df: pl.DataFrame, args: argparse.Namespace, kw: dict[str, Any], title: str) -> str:
@@ -130,7 +132,7 @@ def _html_page(df: pl.DataFrame, args: argparse.Namespace, kw: dict[str, Any], t
 
     return str(
         ce.report_html(
-            _kept(df, args),
+            df,
             args.y,
             args.yhat,
             score=kw["score"],
@@ -139,6 +141,8 @@ def _html_page(df: pl.DataFrame, args: argparse.Namespace, kw: dict[str, Any], t
             labels=kw["labels"],
             pos_label=kw["pos_label"],
             digits=digits_option(args),
+            missing=args.missing,
+            nonfinite=args.nonfinite,
             title=title,
         )
     )
@@ -161,7 +165,7 @@ def _metrics(
     note = None
     chosen = average or str(_options.DEFAULTS["average"])
     if average is None:
-        classes = _classes(_kept(df, args), args.y, args.yhat)
+        classes = _kept_classes(df, args, kw)
         if len(classes) > 2:
             note = (
                 f"y and yhat have {len(classes)} classes, so precision, recall and f1 are left "
