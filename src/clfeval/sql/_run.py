@@ -25,82 +25,13 @@ from clfeval import _options, _validate
 from clfeval.exceptions import InputError
 from clfeval.sql import _checks
 from clfeval.sql._files import connect, load
+from clfeval.sql._macros import AGGREGATE_MACROS, TABLE_MACROS, Macro
 
 Data = pl.DataFrame | pl.LazyFrame | str
-By = str | Sequence[str] | None
-
-
-@dataclass(frozen=True)
-class Macro:
-    """What the Python side needs to know about one public macro."""
-
-    roles: tuple[str, ...]  # column arguments after the table, in order
-    options: tuple[str, ...]  # named parameters
-    outputs: tuple[str, ...]  # output columns after the group columns
-    positional: tuple[str, ...] = ()  # parameters passed by position after the columns
-    probability: bool = False  # the score column holds probabilities in [0, 1]
-    binary: bool = False  # pos_label against the rest (a label macro: sklearn's binary rules)
-
-
-_LABEL = ("group_cols", "weight_col", "labels")
-_CURVE = ("group_cols", "weight_col", "pos_label")
-_RATES = (
-    "threshold", "tp", "fp", "fn", "tn", "precision", "recall", "specificity", "fpr", "npv",
-    "f1", "fbeta", "accuracy", "balanced_accuracy", "mcc", "youden_j",
-)  # fmt: skip
-TABLE_MACROS: dict[str, Macro] = {
-    "clf_confusion": Macro(("y", "yhat"), _LABEL, ("actual", "predicted", "count")),
-    "clf_counts": Macro(("y", "yhat"), _LABEL, ("label", "tp", "fp", "fn", "tn", "support")),
-    "clf_report": Macro(
-        ("y", "yhat"), (*_LABEL, "zero_division"), ("label", "precision", "recall", "f1", "support")
-    ),
-    "clf_metrics": Macro(
-        ("y", "yhat"),
-        (*_LABEL, "average", "pos_label", "zero_division"),
-        ("accuracy", "balanced_accuracy", "precision", "recall", "f1", "mcc"),
-    ),
-    "clf_roc_curve": Macro(
-        ("y", "score"), (*_CURVE, "drop_intermediate"), ("threshold", "fpr", "tpr")
-    ),
-    "clf_pr_curve": Macro(
-        ("y", "score"), (*_CURVE, "drop_intermediate"), ("threshold", "precision", "recall")
-    ),
-    "clf_det_curve": Macro(
-        ("y", "score"), (*_CURVE, "drop_intermediate"), ("threshold", "fpr", "fnr")
-    ),
-    "clf_thresholds": Macro(("y", "score"), (*_CURVE, "beta", "zero_division"), _RATES),
-    "clf_auroc": Macro(("y", "score"), _CURVE, ("auroc",)),
-    "clf_average_precision": Macro(("y", "score"), _CURVE, ("average_precision",)),
-    "clf_gain": Macro(("y", "score"), _CURVE, ("fraction_targeted", "gain")),
-    "clf_calibration": Macro(
-        ("y", "proba"),
-        (*_CURVE, "n_bins", "strategy"),
-        ("bin", "mean_predicted", "fraction_positive", "count"),
-        probability=True,
-    ),
-}
-
-_RATIO = ("pos_label", "zero_division", "weight")
-AGGREGATE_MACROS: dict[str, Macro] = {
-    "clf_accuracy": Macro(("y", "yhat"), ("weight",), ("accuracy",)),
-    **{
-        f"clf_{name}": Macro(("y", "yhat"), _RATIO, (name,), binary=True)
-        for name in ("precision", "recall", "f1", "specificity", "npv", "fpr", "fnr", "jaccard")
-    },
-    "clf_fbeta": Macro(("y", "yhat"), _RATIO, ("fbeta",), positional=("beta",), binary=True),
-    "clf_mcc": Macro(("y", "yhat"), ("pos_label", "weight"), ("mcc",), binary=True),
-    "clf_cohen_kappa": Macro(("y", "yhat"), ("pos_label", "weight"), ("cohen_kappa",), binary=True),
-    "clf_balanced_accuracy": Macro(
-        ("y", "yhat"), ("pos_label", "adjusted", "weight"), ("balanced_accuracy",), binary=True
-    ),
-    "clf_prevalence": Macro(("y",), ("pos_label", "weight"), ("prevalence",)),
-    "clf_log_loss": Macro(("y", "proba"), ("pos_label", "weight"), ("log_loss",), probability=True),
-    "clf_brier": Macro(("y", "proba"), ("pos_label", "weight"), ("brier",), probability=True),
-}
-
 _LABEL_ROLES = ("y", "yhat")
 _LABEL_OUTPUTS = ("actual", "predicted", "label")
 _MACRO_AVERAGES = ("binary", "micro", "macro", "weighted")
+By = str | Sequence[str] | None
 
 
 def _check_values(params: dict[str, Any]) -> dict[str, Any]:
