@@ -111,6 +111,7 @@ CREATE OR REPLACE MACRO clf_thresholds(
 WITH counts AS (
     SELECT *, tp AS tp__d, fp AS fp__d, n_pos - tp AS fn__d, n_neg - fp AS tn__d
     FROM _clf_score_counts(tbl, y, score, group_cols, weight_col, pos_label)
+    WHERE _clf_check_beta(beta, '') AND _clf_check_zero_division(zero_division, '')
 ),
 typed AS (
     SELECT *,
@@ -162,12 +163,12 @@ WITH plan AS MATERIALIZED (FROM _clf_score_plan(tbl, y, score, group_cols, weigh
 -- among its tied scores.
 ranked AS (
     SELECT __clf_key, __clf_pos,
-        rank() OVER w + count(*) OVER (w RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
+        rank() OVER w_rank + count(*) OVER (w_rank RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
             AS __clf_r2
     FROM _clf_score_rows(tbl, y, score, group_cols, weight_col, pos_label), plan,
         _clf_score_row_check(tbl, y, score, group_cols, weight_col, pos_label) AS c
     WHERE plan.by_row AND c.ok AND weight_col IS NULL
-    WINDOW w AS (PARTITION BY __clf_part ORDER BY __clf_s)
+    WINDOW w_rank AS (PARTITION BY __clf_part ORDER BY __clf_s)
 ),
 areas AS (
     SELECT __clf_key,

@@ -4,20 +4,22 @@
 CREATE OR REPLACE MACRO clf_report(
     tbl, y, yhat, group_cols := [], weight_col := NULL, labels := NULL, zero_division := 0.0
 ) AS TABLE
-WITH base AS MATERIALIZED (FROM _clf_label_counts(tbl, y, yhat, group_cols, weight_col, labels)),
+WITH base AS MATERIALIZED (
+    FROM _clf_label_counts(tbl, y, yhat, group_cols, weight_col, labels, NULL, false)
+),
 per_class AS (
     SELECT __clf_key, __clf_ord, CAST(actual AS VARCHAR) AS label, tp, pred, support,
         _clf_div(tp, pred, zero_division) AS precision,
         _clf_div(tp, support, zero_division) AS recall,
         _clf_div(2 * tp, support + pred, zero_division) AS f1
     FROM base
-    WHERE __clf_ord IS NOT NULL
+    WHERE __clf_ord IS NOT NULL AND _clf_check_zero_division(zero_division, '')
 ),
 -- scikit-learn names the first summary row 'micro avg' instead of 'accuracy' when labels
 -- leaves out a class present in the data.
 unlisted AS (
     SELECT __clf_key,
-        count(*) FILTER (WHERE labels IS NOT NULL AND NOT list_contains(labels, label)) AS n_unlisted
+        count(*) FILTER (WHERE labels IS NOT NULL AND NOT _clf_listed(labels, label)) AS n_unlisted
     FROM (
         SELECT __clf_key, actual AS label FROM base WHERE __clf_ord IS NULL
         UNION
