@@ -271,6 +271,12 @@ CREATE OR REPLACE MACRO _clf_num(x) AS
 CREATE OR REPLACE MACRO _clf_typed(weight_col, name) AS
     [name || CASE WHEN weight_col IS NULL THEN '__i' ELSE '__d' END];
 
+-- The group columns and the constant member __clf_nogroup, the list that every COLUMNS(...)
+-- of the group columns reads. The cast: DuckDB 1.5 types the default group_cols := [] as
+-- INTEGER[], which list_concat refuses with VARCHAR[] (2.0 types it "NULL"[]).
+CREATE OR REPLACE MACRO _clf_group_list(group_cols) AS
+    list_concat(CAST(group_cols AS VARCHAR[]), ['__clf_nogroup']);
+
 -- A column name quoted for an error message.
 CREATE OR REPLACE MACRO _clf_quoted(col) AS '''' || CAST(col AS VARCHAR) || '''';
 

@@ -50,14 +50,14 @@ CREATE OR REPLACE MACRO _clf_label_pairs(
     tbl, y, yhat, group_cols, weight_col, labels, pos_label, pos_used
 ) AS TABLE
 SELECT
-    struct_pack(*COLUMNS(list_concat(group_cols, ['__clf_nogroup']))) AS __clf_key,
+    struct_pack(*COLUMNS(_clf_group_list(group_cols))) AS __clf_key,
     __clf_y AS actual,
     __clf_yhat AS predicted,
     CAST(COLUMNS(_clf_typed(weight_col, '__clf_n')) AS DOUBLE) AS n,
     CASE WHEN weight_col IS NULL THEN NULL ELSE __clf_ws END AS wstats
 FROM (
     SELECT
-        COLUMNS(list_concat(group_cols, ['__clf_nogroup'])), __clf_y, __clf_yhat,
+        COLUMNS(_clf_group_list(group_cols)), __clf_y, __clf_yhat,
         count(*) AS __clf_n__i,
         sum(__clf_w) AS __clf_n__d,
         struct_pack(
@@ -166,14 +166,14 @@ CREATE OR REPLACE MACRO _clf_score_rows(tbl, y, score, group_cols, weight_col, p
 SELECT
     __clf_key,
     COLUMNS(CASE
-        WHEN len(group_cols) <= 1 THEN list_concat(group_cols, ['__clf_nogroup'])[1:1]
+        WHEN len(group_cols) <= 1 THEN _clf_group_list(group_cols)[1:1]
         ELSE ['__clf_key']
     END) AS __clf_part,
     __clf_pos, __clf_s,
     COLUMNS(_clf_typed(weight_col, '__clf_w')) AS __clf_w
 FROM (
     SELECT *,
-        struct_pack(*COLUMNS(list_concat(group_cols, ['__clf_nogroup']))) AS __clf_key,
+        struct_pack(*COLUMNS(_clf_group_list(group_cols))) AS __clf_key,
         CASE
             WHEN _clf_check_pos(typeof(__clf_yv), typeof(pos_label), pos_label IS NULL,
                 pos_label, _clf_role(y, 'y', typeof(__clf_yv)), '')

@@ -34,7 +34,7 @@ FROM (
         _clf_div(tp, n_pos, NULL) AS tpr
     FROM points
 )
-ORDER BY COLUMNS(list_concat(group_cols, ['__clf_nogroup'])), __clf_i;
+ORDER BY COLUMNS(_clf_group_list(group_cols)), __clf_i;
 
 COMMENT ON MACRO TABLE clf_roc_curve IS
 'ROC curve: (group columns..., threshold, fpr, tpr), scikit-learn roc_curve''s points in its order: thresholds decreasing, first row threshold +inf at (0, 0); a point is predicted positive when score >= threshold. Usage: FROM clf_roc_curve(''preds'', ''y'', ''score'', group_cols := [], weight_col := NULL, pos_label := 1, drop_intermediate := true). fpr (tpr) is NULL when the group has no negative (positive), where scikit-learn gives NaN. NaN or infinite scores raise. Rows with a NULL in y, score or the weight are left out. Python twin: clfeval.roc_curve.';
@@ -56,7 +56,7 @@ points AS (
 )
 SELECT * EXCLUDE (__clf_nogroup, __clf_key, __clf_o)
 FROM (SELECT unnest(__clf_key), __clf_key, __clf_o, threshold, precision, recall FROM points)
-ORDER BY COLUMNS(list_concat(group_cols, ['__clf_nogroup'])), __clf_o;
+ORDER BY COLUMNS(_clf_group_list(group_cols)), __clf_o;
 
 COMMENT ON MACRO TABLE clf_pr_curve IS
 'Precision-recall curve: (group columns..., threshold, precision, recall), scikit-learn precision_recall_curve''s points in its order: thresholds increasing, then the end point precision 1, recall 0 with a NULL threshold. Usage: FROM clf_pr_curve(''preds'', ''y'', ''score'', group_cols := [], weight_col := NULL, pos_label := 1, drop_intermediate := false). As scikit-learn, recall is 1 at every threshold when the group has no positive. NaN or infinite scores raise. Rows with a NULL in y, score or the weight are left out. Python twin: clfeval.pr_curve.';
@@ -99,7 +99,7 @@ FROM (
     FROM kept JOIN bounds USING (__clf_key)
     WHERE __clf_i BETWEEN first_i AND last_i
 )
-ORDER BY COLUMNS(list_concat(group_cols, ['__clf_nogroup'])), __clf_i DESC;
+ORDER BY COLUMNS(_clf_group_list(group_cols)), __clf_i DESC;
 
 COMMENT ON MACRO TABLE clf_det_curve IS
 'Detection error tradeoff curve: (group columns..., threshold, fpr, fnr), scikit-learn det_curve''s points in its order (thresholds increasing; only the part between the last point without false positives and the first point without false negatives). Usage: FROM clf_det_curve(''preds'', ''y'', ''score'', group_cols := [], weight_col := NULL, pos_label := 1, drop_intermediate := false). With one class only the rates are NULL (scikit-learn raises). NaN or infinite scores raise. Rows with a NULL in y, score or the weight are left out. Python twin: clfeval.det_curve.';
@@ -144,7 +144,7 @@ FROM (
             + _clf_div(tn__d, tn__d + fp__d, zero_division) - 1 AS youden_j
     FROM typed
 )
-ORDER BY COLUMNS(list_concat(group_cols, ['__clf_nogroup'])), __clf_i;
+ORDER BY COLUMNS(_clf_group_list(group_cols)), __clf_i;
 
 COMMENT ON MACRO TABLE clf_thresholds IS
 'Metrics at every threshold: (group columns..., threshold, tp, fp, fn, tn, precision, recall, specificity, fpr, npv, f1, fbeta, accuracy, balanced_accuracy, mcc, youden_j), one row per distinct score, highest first; a row is predicted positive when score >= threshold. Usage: FROM clf_thresholds(''preds'', ''y'', ''score'', group_cols := [], weight_col := NULL, pos_label := 1, beta := 1.0, zero_division := 0.0). Counts are BIGINT (DOUBLE with weight_col); ratios with a zero denominator are zero_division; youden_j = recall + specificity - 1; balanced_accuracy is the mean recall over the classes present. NaN or infinite scores raise. Rows with a NULL in y, score or the weight are left out. Python twin: clfeval.thresholds; scikit-learn: confusion_matrix_at_thresholds.';
@@ -227,7 +227,7 @@ points AS (
 )
 SELECT * EXCLUDE (__clf_nogroup, __clf_key, __clf_i)
 FROM (SELECT unnest(__clf_key), __clf_key, __clf_i, fraction_targeted, gain FROM points)
-ORDER BY COLUMNS(list_concat(group_cols, ['__clf_nogroup'])), __clf_i;
+ORDER BY COLUMNS(_clf_group_list(group_cols)), __clf_i;
 
 COMMENT ON MACRO TABLE clf_gain IS
 'Cumulative gain curve: (group columns..., fraction_targeted, gain). Targeting the rows with score >= t, fraction_targeted is their share of all rows (of the total weight) and gain the share of all positives they contain; one point per distinct score, highest first, after the origin (0, 0). Usage: FROM clf_gain(''preds'', ''y'', ''score'', group_cols := [], weight_col := NULL, pos_label := 1). gain is NULL when the group has no positive. NaN or infinite scores raise. Rows with a NULL in y, score or the weight are left out. Python twin: clfeval.gain_curve.';
