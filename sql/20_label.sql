@@ -31,7 +31,7 @@ CREATE OR REPLACE MACRO clf_accuracy(y, yhat, weight := NULL) AS
         y, yhat, NULL, false, weight, 'clf_accuracy');
 
 COMMENT ON MACRO clf_accuracy IS
-'Accuracy: the (weighted) share of rows with y = yhat. Aggregate macro: clf_accuracy(y, yhat, weight := NULL). NULL when no row is left. Rows with a NULL in y, yhat or weight are left out. Python twin: clfeval.accuracy; scikit-learn: accuracy_score.';
+'Accuracy: the (weighted) share of rows with y = yhat. Aggregate macro: clf_accuracy(y, yhat, weight := NULL). NULL when no row is left. Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number) and a NaN, infinite or negative weight. Python twin: clfeval.accuracy; scikit-learn: accuracy_score.';
 
 CREATE OR REPLACE MACRO clf_precision(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL) AS
     _clf_ratio_guard(
@@ -42,7 +42,7 @@ CREATE OR REPLACE MACRO clf_precision(y, yhat, pos_label := 1, zero_division := 
         y, yhat, pos_label, zero_division, weight, 'clf_precision');
 
 COMMENT ON MACRO clf_precision IS
-'Precision: tp / (tp + fp) for the class pos_label. Aggregate macro: clf_precision(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no predicted positive the result is zero_division (0.0, 1.0 or NULL). Rows with a NULL in y, yhat or weight are left out. Python twin: clfeval.precision; scikit-learn: precision_score.';
+'Precision: tp / (tp + fp) for the class pos_label. Aggregate macro: clf_precision(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no predicted positive the result is zero_division (0.0, 1.0 or NULL). Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a NaN, infinite or negative weight and zero_division other than 0, 1 or NULL. Python twin: clfeval.precision; scikit-learn: precision_score.';
 
 CREATE OR REPLACE MACRO clf_recall(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL) AS
     _clf_ratio_guard(
@@ -53,7 +53,7 @@ CREATE OR REPLACE MACRO clf_recall(y, yhat, pos_label := 1, zero_division := 0.0
         y, yhat, pos_label, zero_division, weight, 'clf_recall');
 
 COMMENT ON MACRO clf_recall IS
-'Recall (sensitivity, TPR): tp / (tp + fn) for the class pos_label. Aggregate macro: clf_recall(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no actual positive the result is zero_division (0.0, 1.0 or NULL). Rows with a NULL in y, yhat or weight are left out. Python twin: clfeval.recall; scikit-learn: recall_score.';
+'Recall (sensitivity, TPR): tp / (tp + fn) for the class pos_label. Aggregate macro: clf_recall(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no actual positive the result is zero_division (0.0, 1.0 or NULL). Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a NaN, infinite or negative weight and zero_division other than 0, 1 or NULL. Python twin: clfeval.recall; scikit-learn: recall_score.';
 
 -- scikit-learn's form: (1 + b^2) tp / (b^2 (tp + fn) + (tp + fp)); b = inf gives recall.
 CREATE OR REPLACE MACRO clf_fbeta(y, yhat, beta, pos_label := 1, zero_division := 0.0, weight := NULL) AS
@@ -72,7 +72,7 @@ CREATE OR REPLACE MACRO clf_fbeta(y, yhat, beta, pos_label := 1, zero_division :
     END;
 
 COMMENT ON MACRO clf_fbeta IS
-'F-beta: (1 + beta^2) tp / ((1 + beta^2) tp + beta^2 fn + fp) for the class pos_label; beta > 1 favours recall. Aggregate macro: clf_fbeta(y, yhat, beta, pos_label := 1, zero_division := 0.0, weight := NULL). With no actual and no predicted positive the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Python twin: clfeval.fbeta; scikit-learn: fbeta_score.';
+'F-beta: (1 + beta^2) tp / ((1 + beta^2) tp + beta^2 fn + fp) for the class pos_label; beta > 1 favours recall. Aggregate macro: clf_fbeta(y, yhat, beta, pos_label := 1, zero_division := 0.0, weight := NULL). With no actual and no predicted positive the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on beta that is not a number >= 0, y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a NaN, infinite or negative weight and zero_division other than 0, 1 or NULL. Python twin: clfeval.fbeta; scikit-learn: fbeta_score.';
 
 CREATE OR REPLACE MACRO clf_f1(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL) AS
     _clf_ratio_guard(
@@ -84,7 +84,7 @@ CREATE OR REPLACE MACRO clf_f1(y, yhat, pos_label := 1, zero_division := 0.0, we
         y, yhat, pos_label, zero_division, weight, 'clf_f1');
 
 COMMENT ON MACRO clf_f1 IS
-'F1: 2 tp / (2 tp + fp + fn) for the class pos_label, the harmonic mean of precision and recall. Aggregate macro: clf_f1(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no actual and no predicted positive the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Python twin: clfeval.f1; scikit-learn: f1_score.';
+'F1: 2 tp / (2 tp + fp + fn) for the class pos_label, the harmonic mean of precision and recall. Aggregate macro: clf_f1(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no actual and no predicted positive the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a NaN, infinite or negative weight and zero_division other than 0, 1 or NULL. Python twin: clfeval.f1; scikit-learn: f1_score.';
 
 CREATE OR REPLACE MACRO clf_specificity(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL) AS
     _clf_ratio_guard(
@@ -95,7 +95,7 @@ CREATE OR REPLACE MACRO clf_specificity(y, yhat, pos_label := 1, zero_division :
         y, yhat, pos_label, zero_division, weight, 'clf_specificity');
 
 COMMENT ON MACRO clf_specificity IS
-'Specificity (TNR): tn / (tn + fp), negatives being every class other than pos_label. Aggregate macro: clf_specificity(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no actual negative the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Python twin: clfeval.specificity.';
+'Specificity (TNR): tn / (tn + fp), negatives being every class other than pos_label. Aggregate macro: clf_specificity(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no actual negative the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a NaN, infinite or negative weight and zero_division other than 0, 1 or NULL. Python twin: clfeval.specificity.';
 
 CREATE OR REPLACE MACRO clf_npv(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL) AS
     _clf_ratio_guard(
@@ -106,7 +106,7 @@ CREATE OR REPLACE MACRO clf_npv(y, yhat, pos_label := 1, zero_division := 0.0, w
         y, yhat, pos_label, zero_division, weight, 'clf_npv');
 
 COMMENT ON MACRO clf_npv IS
-'Negative predictive value: tn / (tn + fn). Aggregate macro: clf_npv(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no predicted negative the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Python twin: clfeval.npv.';
+'Negative predictive value: tn / (tn + fn). Aggregate macro: clf_npv(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no predicted negative the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a NaN, infinite or negative weight and zero_division other than 0, 1 or NULL. Python twin: clfeval.npv.';
 
 CREATE OR REPLACE MACRO clf_fpr(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL) AS
     _clf_ratio_guard(
@@ -117,7 +117,7 @@ CREATE OR REPLACE MACRO clf_fpr(y, yhat, pos_label := 1, zero_division := 0.0, w
         y, yhat, pos_label, zero_division, weight, 'clf_fpr');
 
 COMMENT ON MACRO clf_fpr IS
-'False positive rate: fp / (fp + tn). Aggregate macro: clf_fpr(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no actual negative the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Python twin: clfeval.fpr.';
+'False positive rate: fp / (fp + tn). Aggregate macro: clf_fpr(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no actual negative the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a NaN, infinite or negative weight and zero_division other than 0, 1 or NULL. Python twin: clfeval.fpr.';
 
 CREATE OR REPLACE MACRO clf_fnr(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL) AS
     _clf_ratio_guard(
@@ -128,7 +128,7 @@ CREATE OR REPLACE MACRO clf_fnr(y, yhat, pos_label := 1, zero_division := 0.0, w
         y, yhat, pos_label, zero_division, weight, 'clf_fnr');
 
 COMMENT ON MACRO clf_fnr IS
-'False negative rate: fn / (fn + tp). Aggregate macro: clf_fnr(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no actual positive the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Python twin: clfeval.fnr.';
+'False negative rate: fn / (fn + tp). Aggregate macro: clf_fnr(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no actual positive the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a NaN, infinite or negative weight and zero_division other than 0, 1 or NULL. Python twin: clfeval.fnr.';
 
 CREATE OR REPLACE MACRO clf_jaccard(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL) AS
     _clf_ratio_guard(
@@ -140,7 +140,7 @@ CREATE OR REPLACE MACRO clf_jaccard(y, yhat, pos_label := 1, zero_division := 0.
         y, yhat, pos_label, zero_division, weight, 'clf_jaccard');
 
 COMMENT ON MACRO clf_jaccard IS
-'Jaccard index: tp / (tp + fp + fn) for the class pos_label. Aggregate macro: clf_jaccard(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no actual and no predicted positive the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Python twin: clfeval.jaccard; scikit-learn: jaccard_score.';
+'Jaccard index: tp / (tp + fp + fn) for the class pos_label. Aggregate macro: clf_jaccard(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no actual and no predicted positive the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a NaN, infinite or negative weight and zero_division other than 0, 1 or NULL. Python twin: clfeval.jaccard; scikit-learn: jaccard_score.';
 
 CREATE OR REPLACE MACRO clf_mcc(y, yhat, pos_label := 1, weight := NULL) AS
     _clf_agg_guard(
@@ -148,7 +148,7 @@ CREATE OR REPLACE MACRO clf_mcc(y, yhat, pos_label := 1, weight := NULL) AS
         y, yhat, pos_label, true, weight, 'clf_mcc');
 
 COMMENT ON MACRO clf_mcc IS
-'Matthews correlation coefficient of pos_label against the rest: (tp tn - fp fn) / sqrt((tp + fp)(tp + fn)(tn + fp)(tn + fn)), in scikit-learn''s covariance form. Aggregate macro: clf_mcc(y, yhat, pos_label := 1, weight := NULL). 0.0 when a factor of the denominator is 0, as scikit-learn. Equals matthews_corrcoef on two-class data; for the multiclass coefficient use clf_metrics. Rows with a NULL in y, yhat or weight are left out. Python twin: clfeval.mcc.';
+'Matthews correlation coefficient of pos_label against the rest: (tp tn - fp fn) / sqrt((tp + fp)(tp + fn)(tn + fp)(tn + fn)), in scikit-learn''s covariance form. Aggregate macro: clf_mcc(y, yhat, pos_label := 1, weight := NULL). 0.0 when a factor of the denominator is 0, as scikit-learn. Equals matthews_corrcoef on two-class data; for the multiclass coefficient use clf_metrics. Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL and a NaN, infinite or negative weight. Python twin: clfeval.mcc.';
 
 CREATE OR REPLACE MACRO clf_balanced_accuracy(y, yhat, pos_label := 1, adjusted := false, weight := NULL) AS
     _clf_agg_guard(
@@ -161,7 +161,7 @@ CREATE OR REPLACE MACRO clf_balanced_accuracy(y, yhat, pos_label := 1, adjusted 
         y, yhat, pos_label, true, weight, 'clf_balanced_accuracy');
 
 COMMENT ON MACRO clf_balanced_accuracy IS
-'Balanced accuracy of pos_label against the rest: the mean of recall and specificity over the classes present in y. Aggregate macro: clf_balanced_accuracy(y, yhat, pos_label := 1, adjusted := false, weight := NULL); adjusted rescales so chance is 0 (NULL with one class). NULL when no row is left. Equals balanced_accuracy_score on two-class data; for multiclass data use clf_metrics. Rows with a NULL in y, yhat or weight are left out. Python twin: clfeval.balanced_accuracy.';
+'Balanced accuracy of pos_label against the rest: the mean of recall and specificity over the classes present in y. Aggregate macro: clf_balanced_accuracy(y, yhat, pos_label := 1, adjusted := false, weight := NULL); adjusted rescales so chance is 0 (NULL with one class). NULL when no row is left. Equals balanced_accuracy_score on two-class data; for multiclass data use clf_metrics. Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL and a NaN, infinite or negative weight. Python twin: clfeval.balanced_accuracy.';
 
 CREATE OR REPLACE MACRO clf_cohen_kappa(y, yhat, pos_label := 1, weight := NULL) AS
     _clf_agg_guard(
@@ -169,7 +169,7 @@ CREATE OR REPLACE MACRO clf_cohen_kappa(y, yhat, pos_label := 1, weight := NULL)
         y, yhat, pos_label, true, weight, 'clf_cohen_kappa');
 
 COMMENT ON MACRO clf_cohen_kappa IS
-'Cohen''s kappa (unweighted) of pos_label against the rest: 1 - observed disagreement / disagreement expected by chance. Aggregate macro: clf_cohen_kappa(y, yhat, pos_label := 1, weight := NULL). NULL when the expected disagreement is 0 (one class only) or no row is left, as scikit-learn''s default replace_undefined_by=nan. Equals cohen_kappa_score on two-class data. Rows with a NULL in y, yhat or weight are left out. Python twin: clfeval.cohen_kappa.';
+'Cohen''s kappa (unweighted) of pos_label against the rest: 1 - observed disagreement / disagreement expected by chance. Aggregate macro: clf_cohen_kappa(y, yhat, pos_label := 1, weight := NULL). NULL when the expected disagreement is 0 (one class only) or no row is left, as scikit-learn''s default replace_undefined_by=nan. Equals cohen_kappa_score on two-class data. Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL and a NaN, infinite or negative weight. Python twin: clfeval.cohen_kappa.';
 
 CREATE OR REPLACE MACRO clf_prevalence(y, pos_label := 1, weight := NULL) AS
     _clf_agg_guard(
@@ -177,7 +177,7 @@ CREATE OR REPLACE MACRO clf_prevalence(y, pos_label := 1, weight := NULL) AS
         y, NULL, pos_label, true, weight, 'clf_prevalence');
 
 COMMENT ON MACRO clf_prevalence IS
-'Prevalence: the (weighted) share of rows whose y is pos_label. Aggregate macro: clf_prevalence(y, pos_label := 1, weight := NULL). NULL when no row is left. Rows with a NULL in y or weight are left out. Python twin: clfeval.prevalence.';
+'Prevalence: the (weighted) share of rows whose y is pos_label. Aggregate macro: clf_prevalence(y, pos_label := 1, weight := NULL). NULL when no row is left. Rows with a NULL in y or weight are left out. Errors (clfeval: ...) on pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL and a NaN, infinite or negative weight. Python twin: clfeval.prevalence.';
 
 -- The ratio v averaged over classes weighted by support (scikit-learn: NULLs left out, and
 -- the plain mean when the support left is 0).
@@ -301,4 +301,4 @@ FROM (
 ORDER BY __clf_key;
 
 COMMENT ON MACRO TABLE clf_metrics IS
-'Label metrics per group: (group columns..., accuracy, balanced_accuracy, precision, recall, f1, mcc), all DOUBLE. Usage: FROM clf_metrics(''preds'', ''y'', ''yhat'', group_cols := [], weight_col := NULL, average := ''binary'', pos_label := 1, labels := NULL, zero_division := 0.0). average is ''binary'' (class pos_label; more than two classes is an error), ''micro'', ''macro'' or ''weighted'' (scikit-learn''s rules; zero_division NULL leaves undefined classes out of the averages); labels := [...] picks the classes averaged. accuracy, balanced_accuracy (mean recall over the classes present in y) and mcc (multiclass, Gorodkin; scikit-learn matthews_corrcoef) use every row and depend on neither average nor labels. Rows with a NULL in y, yhat or the weight are left out. Python twin: clfeval.metrics.';
+'Label metrics per group: (group columns..., accuracy, balanced_accuracy, precision, recall, f1, mcc), all DOUBLE. Usage: FROM clf_metrics(''preds'', ''y'', ''yhat'', group_cols := [], weight_col := NULL, average := ''binary'', pos_label := 1, labels := NULL, zero_division := 0.0). average is ''binary'' (class pos_label; more than two classes is an error), ''micro'', ''macro'' or ''weighted'' (scikit-learn''s rules; zero_division NULL leaves undefined classes out of the averages); labels := [...] picks the classes averaged. accuracy, balanced_accuracy (mean recall over the classes present in y) and mcc (multiclass, Gorodkin; scikit-learn matthews_corrcoef) use every row and depend on neither average nor labels. Rows with a NULL in y, yhat or the weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL (with average ''binary''), NaN, infinite or negative weights, labels that is empty, lists a class twice or NULL, holds another kind than y, or matches no class of the data, and zero_division other than 0, 1 or NULL. Python twin: clfeval.metrics.';

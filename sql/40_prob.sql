@@ -32,7 +32,7 @@ CREATE OR REPLACE MACRO clf_log_loss(y, p, pos_label := 1, weight := NULL) AS
         y, p, pos_label, weight, 'clf_log_loss');
 
 COMMENT ON MACRO clf_log_loss IS
-'Binary log loss (cross-entropy): the weighted mean of -ln(q), q the probability given to the actual class (p for pos_label, 1 - p otherwise), clipped to [eps, 1 - eps] with eps = 2.22e-16 as scikit-learn log_loss on float64 (with labels given, so one class is fine). Aggregate macro: clf_log_loss(y, p, pos_label := 1, weight := NULL). NULL when no row is left; probabilities outside [0, 1] raise. Rows with a NULL in y, p or weight, or a NaN p, are left out. Python twin: clfeval.log_loss.';
+'Binary log loss (cross-entropy): the weighted mean of -ln(q), q the probability given to the actual class (p for pos_label, 1 - p otherwise), clipped to [eps, 1 - eps] with eps = 2.22e-16 as scikit-learn log_loss on float64 (with labels given, so one class is fine). Aggregate macro: clf_log_loss(y, p, pos_label := 1, weight := NULL). NULL when no row is left; probabilities outside [0, 1] raise. Rows with a NULL in y, p or weight, or a NaN p, are left out. Errors (clfeval: ...) on p that holds no numbers, pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL and a NaN, infinite or negative weight. Python twin: clfeval.log_loss.';
 
 CREATE OR REPLACE MACRO clf_brier(y, p, pos_label := 1, weight := NULL) AS
     _clf_prob_guard(
@@ -49,7 +49,7 @@ CREATE OR REPLACE MACRO clf_brier(y, p, pos_label := 1, weight := NULL) AS
         y, p, pos_label, weight, 'clf_brier');
 
 COMMENT ON MACRO clf_brier IS
-'Brier score: the weighted mean of (outcome - p)^2, outcome 1 for pos_label and 0 otherwise (scikit-learn brier_score_loss for binary data). Aggregate macro: clf_brier(y, p, pos_label := 1, weight := NULL). NULL when no row is left; probabilities outside [0, 1] raise. Rows with a NULL in y, p or weight, or a NaN p, are left out. Python twin: clfeval.brier.';
+'Brier score: the weighted mean of (outcome - p)^2, outcome 1 for pos_label and 0 otherwise (scikit-learn brier_score_loss for binary data). Aggregate macro: clf_brier(y, p, pos_label := 1, weight := NULL). NULL when no row is left; probabilities outside [0, 1] raise. Rows with a NULL in y, p or weight, or a NaN p, are left out. Errors (clfeval: ...) on p that holds no numbers, pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL and a NaN, infinite or negative weight. Python twin: clfeval.brier.';
 
 CREATE OR REPLACE MACRO clf_calibration(
     tbl, y, proba, group_cols := [], weight_col := NULL, pos_label := 1, n_bins := 10,
@@ -148,4 +148,4 @@ FROM (
 ORDER BY __clf_key, bin;
 
 COMMENT ON MACRO TABLE clf_calibration IS
-'Calibration (reliability) curve: (group columns..., bin, mean_predicted, fraction_positive, count), one row per non-empty bin (bin numbered from 0), the points of scikit-learn calibration_curve(y, proba, n_bins=, strategy=) with prob_pred = mean_predicted and prob_true = fraction_positive. Usage: FROM clf_calibration(''preds'', ''y'', ''p'', group_cols := [], weight_col := NULL, pos_label := 1, n_bins := 10, strategy := ''uniform''). ''uniform'' bins split [0, 1] evenly; ''quantile'' bins put the same number of rows in each bin (edges from the rows of nonzero weight, unweighted, as numpy.percentile). A probability on an inner edge falls in the lower bin. count is BIGINT (DOUBLE, and the means weighted, with weight_col). Probabilities outside [0, 1] or NaN raise. Rows with a NULL in y, p or the weight are left out. Python twin: clfeval.calibration.';
+'Calibration (reliability) curve: (group columns..., bin, mean_predicted, fraction_positive, count), one row per non-empty bin (bin numbered from 0), the points of scikit-learn calibration_curve(y, proba, n_bins=, strategy=) with prob_pred = mean_predicted and prob_true = fraction_positive. Usage: FROM clf_calibration(''preds'', ''y'', ''p'', group_cols := [], weight_col := NULL, pos_label := 1, n_bins := 10, strategy := ''uniform''). ''uniform'' bins split [0, 1] evenly; ''quantile'' bins put the same number of rows in each bin (edges from the rows of nonzero weight, unweighted, as numpy.percentile). A probability on an inner edge falls in the lower bin. count is BIGINT (DOUBLE, and the means weighted, with weight_col). Probabilities outside [0, 1] or NaN raise. Rows with a NULL in y, p or the weight are left out. Errors (clfeval: ...) on pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, NaN, infinite or negative weights, and n_bins that is not an integer from 1 to 1000. Python twin: clfeval.calibration.';
