@@ -61,9 +61,9 @@ FROM (
         count(*) AS __clf_n__i,
         sum(__clf_w) AS __clf_n__d,
         struct_pack(
-            n_nan := count(*) FILTER (WHERE isnan(__clf_w)),
-            n_inf := count(*) FILTER (WHERE isinf(__clf_w)),
-            n_neg := count(*) FILTER (WHERE __clf_w < 0),
+            n_nan := count_if(isnan(__clf_w)),
+            n_inf := count_if(isinf(__clf_w)),
+            n_neg := count_if(__clf_w < 0),
             lo := min(__clf_w)) AS __clf_ws
     FROM (
         SELECT *,
@@ -214,13 +214,13 @@ FROM (FROM _clf_score_rows(tbl, y, score, group_cols, weight_col, pos_label) LIM
 -- cost.
 CREATE OR REPLACE MACRO _clf_score_row_check(tbl, y, score, group_cols, weight_col, pos_label) AS TABLE
 SELECT _clf_check_finite(
-        count(*) FILTER (WHERE isnan(__clf_s)),
-        count(*) FILTER (WHERE isinf(__clf_s)),
+        count_if(isnan(__clf_s)),
+        count_if(isinf(__clf_s)),
         score, 'score')
     AND (weight_col IS NULL OR _clf_check_weights(
-        count(*) FILTER (WHERE isnan(__clf_w)),
-        count(*) FILTER (WHERE isinf(__clf_w)),
-        count(*) FILTER (WHERE __clf_w < 0),
+        count_if(isnan(__clf_w)),
+        count_if(isinf(__clf_w)),
+        count_if(__clf_w < 0),
         min(__clf_w),
         printf('column %s (role weight)', _clf_quoted(weight_col)))) AS ok
 FROM _clf_score_rows(tbl, y, score, group_cols, weight_col, pos_label),
@@ -238,9 +238,9 @@ WITH g AS MATERIALIZED (
         sum(CASE WHEN __clf_pos THEN 0 ELSE __clf_w END) AS neg,
         count(*) AS n_rows,
         count(*) FILTER (WHERE __clf_w <> 0) AS n_live,
-        count(*) FILTER (WHERE isnan(__clf_w)) AS w_nan,
-        count(*) FILTER (WHERE isinf(__clf_w)) AS w_inf,
-        count(*) FILTER (WHERE __clf_w < 0) AS w_neg,
+        count_if(isnan(__clf_w)) AS w_nan,
+        count_if(isinf(__clf_w)) AS w_inf,
+        count_if(__clf_w < 0) AS w_neg,
         min(__clf_w) AS w_lo
     FROM _clf_score_rows(tbl, y, score, group_cols, weight_col, pos_label),
         _clf_score_plan(tbl, y, score, group_cols, weight_col, pos_label) AS plan

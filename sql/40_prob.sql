@@ -63,9 +63,9 @@ checked AS (
             coalesce('''' || strategy || '''', 'NULL')))
         WHEN _clf_checked_bins(n_bins) IS NULL THEN false
         WHEN weight_col IS NOT NULL AND NOT _clf_check_weights(
-                count(*) FILTER (WHERE isnan(__clf_w)),
-                count(*) FILTER (WHERE isinf(__clf_w)),
-                count(*) FILTER (WHERE __clf_w < 0),
+                count_if(isnan(__clf_w)),
+                count_if(isinf(__clf_w)),
+                count_if(__clf_w < 0),
                 min(__clf_w),
                 printf('column %s (role weight)', _clf_quoted(weight_col)))
             THEN false
