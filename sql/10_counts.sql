@@ -158,10 +158,12 @@ WHERE checked.ok;
 -- most one (the constant __clf_nogroup when there is none), else the struct __clf_key. Sorting
 -- on a struct costs about twice as much, and the row-level windows sort every row. __clf_w is
 -- BIGINT 1 without a weight column (window sums over integers run about twice as fast as over
--- DOUBLE), else the weight as DOUBLE. Raises on the first row when pos_label is NULL or of
--- another kind of label than y, or when the score column holds no numbers (constant checks,
--- folded when the query is bound; weights are checked by _clf_score_row_check and
--- _clf_score_groups, in the passes they make anyway).
+-- DOUBLE), else the weight as DOUBLE. A y of another kind than pos_label (text against a
+-- number) matches no row and a text score is NULL, so that no row fails on DuckDB's implicit
+-- cast: the macros that read these rows raise through _clf_score_args instead (bound once per
+-- call: this macro is bound up to six times per call, so its own checks stay minimal).
+-- Weights are checked by _clf_score_row_check and _clf_score_groups, in the passes they make
+-- anyway.
 CREATE OR REPLACE MACRO _clf_score_rows(tbl, y, score, group_cols, weight_col, pos_label) AS TABLE
 SELECT
     __clf_key,
@@ -175,18 +177,10 @@ FROM (
     SELECT *,
         struct_pack(*COLUMNS(_clf_group_list(group_cols))) AS __clf_key,
         CASE
-            WHEN _clf_check_pos(typeof(__clf_yv), typeof(pos_label), pos_label IS NULL,
-                pos_label, _clf_role(y, 'y', typeof(__clf_yv)), '')
+            WHEN _clf_is_text(typeof(__clf_yv)) = _clf_is_text(typeof(pos_label))
                 THEN __clf_yv = pos_label
-            -- never taken (the check is TRUE or raises), but it keeps DuckDB from folding the
-            -- CASE to NULL when pos_label is NULL, which would skip the check
-            ELSE false
         END AS __clf_pos,
-        CASE
-            WHEN _clf_check_number(typeof(__clf_sv), _clf_role(score, 'score', typeof(__clf_sv)),
-                'scores')
-                THEN CAST(__clf_sv AS DOUBLE)
-        END AS __clf_s,
+        CASE WHEN NOT _clf_is_text(typeof(__clf_sv)) THEN CAST(__clf_sv AS DOUBLE) END AS __clf_s,
         1::BIGINT AS __clf_w__i,
         CAST(COLUMNS([coalesce(weight_col, '__clf_one')]) AS DOUBLE) AS __clf_w__d
     FROM (
@@ -196,6 +190,19 @@ FROM (
     )
 )
 WHERE __clf_pos IS NOT NULL AND __clf_s IS NOT NULL AND __clf_w__d IS NOT NULL;
+
+-- One row (ok): TRUE, or an error when pos_label is NULL or of another kind of label than y,
+-- or when the score column (role: 'score' or 'proba') holds no numbers. It reads no row (the types are those of the
+-- columns), so it raises on an empty table too. The score macros materialize it once per call
+-- and join it into their result.
+CREATE OR REPLACE MACRO _clf_score_args(tbl, y, score, pos_label, role) AS TABLE
+SELECT
+    _clf_check_pos(_clf_agg_type(__clf_yv), typeof(pos_label), pos_label IS NULL, pos_label,
+        _clf_role(y, 'y', _clf_agg_type(__clf_yv)), '')
+    AND _clf_check_number(_clf_agg_type(__clf_sv),
+        _clf_role(score, role, _clf_agg_type(__clf_sv)),
+        CASE WHEN role = 'proba' THEN 'probabilities' ELSE 'scores' END) AS ok
+FROM (SELECT COLUMNS([y]) AS __clf_yv, COLUMNS([score]) AS __clf_sv FROM query_table(tbl) LIMIT 0);
 
 -- Which of two plans the score macros take, as one row (by_row). DuckDB cannot pick a plan
 -- from data statistics inside a macro, so this cheap look at 65,536 rows (whichever the scan
@@ -267,7 +274,8 @@ WHERE checked.ok;
 -- above its score (tp, fp; tied rows count in full, whichever plan). With skip_rows the row
 -- plan gives no rows (the caller has a cheaper formula for that case).
 CREATE OR REPLACE MACRO _clf_score_cum(tbl, y, score, group_cols, weight_col, pos_label, skip_rows) AS TABLE
-WITH plan AS MATERIALIZED (FROM _clf_score_plan(tbl, y, score, group_cols, weight_col, pos_label)),
+WITH args AS MATERIALIZED (FROM _clf_score_args(tbl, y, score, pos_label, 'score')),
+plan AS MATERIALIZED (FROM _clf_score_plan(tbl, y, score, group_cols, weight_col, pos_label)),
 by_row AS (
     SELECT __clf_key, __clf_part, __clf_s,
         CASE WHEN __clf_pos THEN __clf_w ELSE 0 END AS pos,
@@ -281,7 +289,8 @@ SELECT __clf_key,
     CAST(neg AS DOUBLE) AS neg,
     CAST(sum(pos) OVER w_score AS DOUBLE) AS tp,
     CAST(sum(neg) OVER w_score AS DOUBLE) AS fp
-FROM _clf_score_groups(tbl, y, score, group_cols, weight_col, pos_label)
+FROM _clf_score_groups(tbl, y, score, group_cols, weight_col, pos_label), args
+WHERE args.ok
 WINDOW w_score AS (
     PARTITION BY __clf_key ORDER BY threshold DESC
     ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
@@ -292,7 +301,8 @@ SELECT __clf_key,
     CAST(neg AS DOUBLE),
     CAST(sum(pos) OVER w_row AS DOUBLE),
     CAST(sum(neg) OVER w_row AS DOUBLE)
-FROM by_row
+FROM by_row, args
+WHERE args.ok
 WINDOW w_row AS (
     PARTITION BY __clf_part ORDER BY __clf_s DESC
     RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
@@ -305,7 +315,8 @@ WINDOW w_row AS (
 -- __clf_last marks the lowest. Rows of zero weight are left out, as scikit-learn. The row plan
 -- keeps the last row of each run of tied scores; its GROUPS frames step over whole runs.
 CREATE OR REPLACE MACRO _clf_score_counts(tbl, y, score, group_cols, weight_col, pos_label) AS TABLE
-WITH plan AS MATERIALIZED (FROM _clf_score_plan(tbl, y, score, group_cols, weight_col, pos_label)),
+WITH args AS MATERIALIZED (FROM _clf_score_args(tbl, y, score, pos_label, 'score')),
+plan AS MATERIALIZED (FROM _clf_score_plan(tbl, y, score, group_cols, weight_col, pos_label)),
 by_score AS (
     SELECT __clf_key, threshold,
         sum(pos) OVER (w_score ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS tp,
@@ -368,7 +379,8 @@ FROM (
     FROM by_row
     -- the last row of its run of tied scores (the runs' rows carry the same sums)
     WHERE __clf_next_s IS DISTINCT FROM threshold
-);
+), args
+WHERE args.ok;
 
 CREATE OR REPLACE MACRO clf_confusion(
     tbl, y, yhat, group_cols := [], weight_col := NULL, labels := NULL

@@ -156,7 +156,8 @@ CREATE OR REPLACE MACRO clf_auroc(
 -- A = sum(neg * tp) and B = sum(pos * fp) (tp, fp: weight at or above the score, ties in
 -- full), A - B = above - below over the positive-negative pairs, so the area is
 -- (P N + A - B) / 2 / (P N) with either plan of _clf_score_cum (rows or distinct scores).
-WITH plan AS MATERIALIZED (FROM _clf_score_plan(tbl, y, score, group_cols, weight_col, pos_label)),
+WITH args AS MATERIALIZED (FROM _clf_score_args(tbl, y, score, pos_label, 'score')),
+plan AS MATERIALIZED (FROM _clf_score_plan(tbl, y, score, group_cols, weight_col, pos_label)),
 -- Without a weight column and with mostly distinct scores, the rank form costs half as much
 -- (rank() and a frame count need no running sums): (sum of the positives' mid-ranks
 -- - P (P + 1) / 2) / (P N), where twice a row's mid-rank is its first plus its last position
@@ -166,8 +167,8 @@ ranked AS (
         rank() OVER w_rank + count(*) OVER (w_rank RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
             AS __clf_r2
     FROM _clf_score_rows(tbl, y, score, group_cols, weight_col, pos_label), plan,
-        _clf_score_row_check(tbl, y, score, group_cols, weight_col, pos_label) AS c
-    WHERE plan.by_row AND c.ok AND weight_col IS NULL
+        _clf_score_row_check(tbl, y, score, group_cols, weight_col, pos_label) AS c, args
+    WHERE plan.by_row AND c.ok AND args.ok AND weight_col IS NULL
     WINDOW w_rank AS (PARTITION BY __clf_part ORDER BY __clf_s)
 ),
 areas AS (

@@ -55,7 +55,8 @@ CREATE OR REPLACE MACRO clf_calibration(
     tbl, y, proba, group_cols := [], weight_col := NULL, pos_label := 1, n_bins := 10,
     strategy := 'uniform'
 ) AS TABLE
-WITH rows_in AS MATERIALIZED (FROM _clf_score_rows(tbl, y, proba, group_cols, weight_col, pos_label)),
+WITH args AS MATERIALIZED (FROM _clf_score_args(tbl, y, proba, pos_label, 'proba')),
+rows_in AS MATERIALIZED (FROM _clf_score_rows(tbl, y, proba, group_cols, weight_col, pos_label)),
 checked AS (
     SELECT CASE
         WHEN strategy IS NULL OR strategy NOT IN ('uniform', 'quantile') THEN error(printf(
@@ -134,8 +135,8 @@ bins AS (
             AS fraction_positive,
         sum(__clf_w) AS count__d,
         TRY_CAST(sum(__clf_w) AS BIGINT) AS count__i
-    FROM binned, checked
-    WHERE checked.ok
+    FROM binned, checked, args
+    WHERE checked.ok AND args.ok
     GROUP BY ALL
     HAVING sum(__clf_w) > 0
 )

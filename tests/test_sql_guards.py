@@ -463,6 +463,20 @@ def test_scores_must_be_numbers(con, name):
     fails(con, call(name, other="stext"), "column 'stext' (role score, VARCHAR) holds no numbers")
 
 
+def test_calibration_names_its_probability_column(con):
+    fails(
+        con,
+        call("clf_calibration", other="stext"),
+        "column 'stext' (role proba, VARCHAR) holds no numbers; probabilities must be numbers",
+    )
+
+
+@pytest.mark.parametrize("name", [*WITH_SCORE, "clf_calibration"])
+def test_score_macros_check_their_arguments_on_an_empty_table_too(con, name):
+    fails(con, call(name, y="ys", table="empty"), "and pos_label (INTEGER)")
+    fails(con, call(name, table="empty", pos_label="NULL"), "pos_label is NULL")
+
+
 # --- good cases: scikit-learn's numbers ---------------------------------------------------
 
 _y, _h, _s, _w = (np.array(v) for v in (Y, YHAT, S, W))
