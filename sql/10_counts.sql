@@ -8,36 +8,63 @@
 -- highest score down) or _clf_score_cum (areas), each with two plans picked by
 -- _clf_score_plan; tied scores always form one threshold.
 
--- Binary counts for the aggregate macros: class pos_label against the rest. _clf_binary packs
--- the four into one struct, so that a metric can bind them once with _clf_let.
+-- Binary counts for the aggregate macros: class pos_label against the rest (labels compared
+-- through _clf_eq; the macros' _clf_agg_guard raises on labels of different kinds). _clf_binary
+-- packs the four into one struct, so that a metric can bind them once with _clf_let.
 CREATE OR REPLACE MACRO _clf_tp(y, yhat, pos_label, weight) AS
-    _clf_sum(y = pos_label AND yhat = pos_label, weight);
+    _clf_sum(_clf_eq(y, pos_label) AND _clf_eq(yhat, pos_label), weight);
 CREATE OR REPLACE MACRO _clf_fp(y, yhat, pos_label, weight) AS
-    _clf_sum(y <> pos_label AND yhat = pos_label, weight);
+    _clf_sum(NOT _clf_eq(y, pos_label) AND _clf_eq(yhat, pos_label), weight);
 CREATE OR REPLACE MACRO _clf_fn(y, yhat, pos_label, weight) AS
-    _clf_sum(y = pos_label AND yhat <> pos_label, weight);
+    _clf_sum(_clf_eq(y, pos_label) AND NOT _clf_eq(yhat, pos_label), weight);
 CREATE OR REPLACE MACRO _clf_tn(y, yhat, pos_label, weight) AS
-    _clf_sum(y <> pos_label AND yhat <> pos_label, weight);
+    _clf_sum(NOT _clf_eq(y, pos_label) AND NOT _clf_eq(yhat, pos_label), weight);
 CREATE OR REPLACE MACRO _clf_binary(y, yhat, pos_label, weight) AS
     struct_pack(
         tp := _clf_tp(y, yhat, pos_label, weight), fp := _clf_fp(y, yhat, pos_label, weight),
         fn := _clf_fn(y, yhat, pos_label, weight), tn := _clf_tn(y, yhat, pos_label, weight));
 
--- (__clf_key, actual, predicted, n): one row per group and pair of classes with its total
--- weight n (DOUBLE); rows with a NULL in y, yhat or the weight are left out. The GROUP BY runs
--- on the raw group columns and the struct __clf_key is packed on the small result: hashing a
--- struct per input row costs more than the whole count. Without a weight column n is count(*).
-CREATE OR REPLACE MACRO _clf_label_pairs(tbl, y, yhat, group_cols, weight_col) AS TABLE
+-- A label column described for a message: column 'y' (role y, VARCHAR).
+CREATE OR REPLACE MACRO _clf_role(col, role, t) AS
+    printf('column %s (role %s, %s)', _clf_quoted(col), role, t);
+
+-- TRUE, or an error on the label arguments of a label table macro: y and yhat (types ty and
+-- tyhat) of different kinds, pos_label NULL or of another kind than y (when pos_used), labels
+-- empty, with a duplicate or NULL, or of another kind than y. Constant: folded when bound.
+CREATE OR REPLACE MACRO _clf_check_label_args(ty, tyhat, y, yhat, labels, pos_label, pos_used) AS
+    _clf_check_kinds(ty, tyhat, _clf_role(y, 'y', ty), _clf_role(yhat, 'yhat', tyhat),
+        'cast one of them')
+    AND (NOT pos_used OR _clf_check_pos(ty, typeof(pos_label), pos_label IS NULL, pos_label,
+        _clf_role(y, 'y', ty), ''))
+    AND _clf_check_labels(labels, ty, _clf_role(y, 'y', ty));
+
+-- (__clf_key, actual, predicted, n, wstats): one row per group and pair of classes with its
+-- total weight n (DOUBLE); rows with a NULL in y, yhat or the weight are left out. The GROUP BY
+-- runs on the raw group columns and the struct __clf_key is packed on the small result: hashing
+-- a struct per input row costs more than the whole count. Without a weight column n is
+-- count(*). wstats counts the pair's NaN, infinite and negative weights and has their minimum
+-- (NULL without a weight column: the counts are then not computed). The label arguments are
+-- checked in the WHERE clause (_clf_check_label_args, a constant), so a bad one raises on the
+-- first row, before any label is compared.
+CREATE OR REPLACE MACRO _clf_label_pairs(
+    tbl, y, yhat, group_cols, weight_col, labels, pos_label, pos_used
+) AS TABLE
 SELECT
-    struct_pack(*COLUMNS(list_concat(group_cols, ['__clf_nogroup']))) AS __clf_key,
+    struct_pack(*COLUMNS(_clf_group_list(group_cols))) AS __clf_key,
     __clf_y AS actual,
     __clf_yhat AS predicted,
-    CAST(COLUMNS(_clf_typed(weight_col, '__clf_n')) AS DOUBLE) AS n
+    CAST(COLUMNS(_clf_typed(weight_col, '__clf_n')) AS DOUBLE) AS n,
+    CASE WHEN weight_col IS NULL THEN NULL ELSE __clf_ws END AS wstats
 FROM (
     SELECT
-        COLUMNS(list_concat(group_cols, ['__clf_nogroup'])), __clf_y, __clf_yhat,
+        COLUMNS(_clf_group_list(group_cols)), __clf_y, __clf_yhat,
         count(*) AS __clf_n__i,
-        sum(__clf_w) AS __clf_n__d
+        sum(__clf_w) AS __clf_n__d,
+        struct_pack(
+            n_nan := count_if(isnan(__clf_w)),
+            n_inf := count_if(isinf(__clf_w)),
+            n_neg := count_if(__clf_w < 0),
+            lo := min(__clf_w)) AS __clf_ws
     FROM (
         SELECT *,
             NULL::BOOLEAN AS __clf_nogroup,
@@ -47,8 +74,15 @@ FROM (
         FROM (SELECT *, 1.0::DOUBLE AS __clf_one FROM query_table(tbl))
     )
     WHERE __clf_y IS NOT NULL AND __clf_yhat IS NOT NULL AND __clf_w IS NOT NULL
+        AND _clf_check_label_args(
+            typeof(__clf_y), typeof(__clf_yhat), y, yhat, labels, pos_label, pos_used)
     GROUP BY ALL
 );
+
+-- Whether x is one of the list labels: list_contains, in a form that binds whatever the types
+-- (list_contains refuses text against numbers when the query is bound, before the kind check
+-- of _clf_label_pairs could raise).
+CREATE OR REPLACE MACRO _clf_listed(labels, x) AS len(list_filter(labels, lambda v: v = x)) > 0;
 
 -- Two kinds of rows, stacked so that a macro reads the input once:
 --   pair rows  (__clf_ord NULL): actual, predicted and their total weight n;
@@ -56,8 +90,31 @@ FROM (
 --     classes seen in y or yhat, or `labels` as given), with one-vs-rest sums tp, pred
 --     (predicted as the class), support (actually the class) and total (all rows of the group,
 --     listed classes or not, as scikit-learn's multilabel_confusion_matrix).
-CREATE OR REPLACE MACRO _clf_label_counts(tbl, y, yhat, group_cols, weight_col, labels) AS TABLE
-WITH pairs AS MATERIALIZED (FROM _clf_label_pairs(tbl, y, yhat, group_cols, weight_col)),
+-- Raises on the label arguments (_clf_label_pairs; pos_label only when pos_used), on NaN,
+-- infinite or negative weights, and when labels lists no class present in y or yhat of any
+-- group (clfeval.metrics raises alike; a group with none of them gets zeros, as scikit-learn).
+CREATE OR REPLACE MACRO _clf_label_counts(
+    tbl, y, yhat, group_cols, weight_col, labels, pos_label, pos_used
+) AS TABLE
+WITH pairs AS MATERIALIZED (
+    FROM _clf_label_pairs(tbl, y, yhat, group_cols, weight_col, labels, pos_label, pos_used)
+),
+checked AS (
+    SELECT CASE
+        WHEN weight_col IS NOT NULL AND NOT _clf_check_weights(
+                sum(wstats.n_nan), sum(wstats.n_inf), sum(wstats.n_neg), min(wstats.lo),
+                printf('column %s (role weight)', _clf_quoted(weight_col)))
+            THEN false
+        WHEN labels IS NOT NULL AND count(*) > 0
+                AND NOT bool_or(_clf_listed(labels, actual) OR _clf_listed(labels, predicted))
+            THEN error(printf(
+                'clfeval: none of labels = %s occurs in column %s (role y) or column %s '
+                || '(role yhat); list classes that occur in the data',
+                _clf_show_list(labels), _clf_quoted(y), _clf_quoted(yhat)))
+        ELSE true
+    END AS ok
+    FROM pairs
+),
 -- each pair counts once for its actual class (truth) and once for its predicted class
 per_class AS (
     SELECT __clf_key, label,
@@ -66,9 +123,11 @@ per_class AS (
         coalesce(sum(n) FILTER (WHERE truth), 0) AS support,
         row_number() OVER (PARTITION BY __clf_key ORDER BY label) AS __clf_ord
     FROM (
-        SELECT __clf_key, actual, predicted, n,
-            unnest([actual, predicted]) AS label, unnest([true, false]) AS truth
-        FROM pairs
+        -- a UNION, not unnest([actual, predicted]): it binds also when y and yhat hold
+        -- different kinds, so that the check of _clf_label_pairs can raise its own error
+        SELECT __clf_key, actual, predicted, n, actual AS label, true AS truth FROM pairs
+        UNION ALL
+        SELECT __clf_key, actual, predicted, n, predicted, false FROM pairs
     )
     GROUP BY __clf_key, label
 ),
@@ -83,40 +142,67 @@ classes AS (
 SELECT
     __clf_key, actual, predicted, n, NULL::BIGINT AS __clf_ord,
     NULL::DOUBLE AS tp, NULL::DOUBLE AS pred, NULL::DOUBLE AS support, NULL::DOUBLE AS total
-FROM pairs
+FROM pairs, checked
+WHERE checked.ok
 UNION ALL
 SELECT
     c.__clf_key, c.label, c.label, NULL, c.__clf_ord,
     coalesce(p.tp, 0.0), coalesce(p.pred, 0.0), coalesce(p.support, 0.0), totals.total
 FROM classes AS c
 JOIN totals USING (__clf_key)
-LEFT JOIN per_class AS p USING (__clf_key, label);
+LEFT JOIN per_class AS p USING (__clf_key, label), checked
+WHERE checked.ok;
 
 -- (__clf_key, __clf_part, __clf_pos, __clf_s, __clf_w) for the rows with y, score and weight
 -- present. __clf_part is the window partition key: the group column itself when there is at
 -- most one (the constant __clf_nogroup when there is none), else the struct __clf_key. Sorting
 -- on a struct costs about twice as much, and the row-level windows sort every row. __clf_w is
 -- BIGINT 1 without a weight column (window sums over integers run about twice as fast as over
--- DOUBLE), else the weight as DOUBLE.
+-- DOUBLE), else the weight as DOUBLE. A y of another kind than pos_label (text against a
+-- number) matches no row and a text score is NULL, so that no row fails on DuckDB's implicit
+-- cast: the macros that read these rows raise through _clf_score_args instead (bound once per
+-- call: this macro is bound up to six times per call, so its own checks stay minimal).
+-- Weights are checked by _clf_score_row_check and _clf_score_groups, in the passes they make
+-- anyway.
 CREATE OR REPLACE MACRO _clf_score_rows(tbl, y, score, group_cols, weight_col, pos_label) AS TABLE
 SELECT
     __clf_key,
     COLUMNS(CASE
-        WHEN len(group_cols) <= 1 THEN list_concat(group_cols, ['__clf_nogroup'])[1:1]
+        WHEN len(group_cols) <= 1 THEN _clf_group_list(group_cols)[1:1]
         ELSE ['__clf_key']
     END) AS __clf_part,
     __clf_pos, __clf_s,
     COLUMNS(_clf_typed(weight_col, '__clf_w')) AS __clf_w
 FROM (
     SELECT *,
-        struct_pack(*COLUMNS(list_concat(group_cols, ['__clf_nogroup']))) AS __clf_key,
-        COLUMNS([y]) = pos_label AS __clf_pos,
-        CAST(COLUMNS([score]) AS DOUBLE) AS __clf_s,
+        struct_pack(*COLUMNS(_clf_group_list(group_cols))) AS __clf_key,
+        CASE
+            WHEN _clf_is_text(typeof(__clf_yv)) = _clf_is_text(typeof(pos_label))
+                THEN __clf_yv = pos_label
+        END AS __clf_pos,
+        CASE WHEN NOT _clf_is_text(typeof(__clf_sv)) THEN CAST(__clf_sv AS DOUBLE) END AS __clf_s,
         1::BIGINT AS __clf_w__i,
         CAST(COLUMNS([coalesce(weight_col, '__clf_one')]) AS DOUBLE) AS __clf_w__d
-    FROM (SELECT *, NULL::BOOLEAN AS __clf_nogroup, 1.0::DOUBLE AS __clf_one FROM query_table(tbl))
+    FROM (
+        SELECT *, NULL::BOOLEAN AS __clf_nogroup, 1.0::DOUBLE AS __clf_one,
+            COLUMNS([y]) AS __clf_yv, COLUMNS([score]) AS __clf_sv
+        FROM query_table(tbl)
+    )
 )
 WHERE __clf_pos IS NOT NULL AND __clf_s IS NOT NULL AND __clf_w__d IS NOT NULL;
+
+-- One row (ok): TRUE, or an error when pos_label is NULL or of another kind of label than y,
+-- or when the score column (role: 'score' or 'proba') holds no numbers. It reads no row (the types are those of the
+-- columns), so it raises on an empty table too. The score macros materialize it once per call
+-- and join it into their result.
+CREATE OR REPLACE MACRO _clf_score_args(tbl, y, score, pos_label, role) AS TABLE
+SELECT
+    _clf_check_pos(_clf_agg_type(__clf_yv), typeof(pos_label), pos_label IS NULL, pos_label,
+        _clf_role(y, 'y', _clf_agg_type(__clf_yv)), '')
+    AND _clf_check_number(_clf_agg_type(__clf_sv),
+        _clf_role(score, role, _clf_agg_type(__clf_sv)),
+        CASE WHEN role = 'proba' THEN 'probabilities' ELSE 'scores' END) AS ok
+FROM (SELECT COLUMNS([y]) AS __clf_yv, COLUMNS([score]) AS __clf_sv FROM query_table(tbl) LIMIT 0);
 
 -- Which of two plans the score macros take, as one row (by_row). DuckDB cannot pick a plan
 -- from data statistics inside a macro, so this cheap look at 65,536 rows (whichever the scan
@@ -129,27 +215,40 @@ CREATE OR REPLACE MACRO _clf_score_plan(tbl, y, score, group_cols, weight_col, p
 SELECT approx_count_distinct(__clf_s) * 2 > count(*) AS by_row
 FROM (FROM _clf_score_rows(tbl, y, score, group_cols, weight_col, pos_label) LIMIT 65536);
 
--- The finite-score check of the row plan over every row: TRUE, or an error naming the column.
--- The GROUP BY plan checks its distinct scores instead, at no extra cost.
+-- The checks of the row plan over every row: TRUE, or an error naming the column when a score
+-- is NaN or infinite or a weight NaN, infinite or negative (the weight counts are dropped
+-- without a weight column). The GROUP BY plan checks its distinct scores instead, at no extra
+-- cost.
 CREATE OR REPLACE MACRO _clf_score_row_check(tbl, y, score, group_cols, weight_col, pos_label) AS TABLE
 SELECT _clf_check_finite(
-    count(*) FILTER (WHERE isnan(__clf_s)),
-    count(*) FILTER (WHERE isinf(__clf_s)),
-    score, 'score') AS ok
+        count_if(isnan(__clf_s)),
+        count_if(isinf(__clf_s)),
+        score, 'score')
+    AND (weight_col IS NULL OR _clf_check_weights(
+        count_if(isnan(__clf_w)),
+        count_if(isinf(__clf_w)),
+        count_if(__clf_w < 0),
+        min(__clf_w),
+        printf('column %s (role weight)', _clf_quoted(weight_col)))) AS ok
 FROM _clf_score_rows(tbl, y, score, group_cols, weight_col, pos_label),
     _clf_score_plan(tbl, y, score, group_cols, weight_col, pos_label) AS plan
 WHERE plan.by_row;
 
 -- The GROUP BY plan (no rows under the row plan): one row per group and distinct score, with
 -- positive and negative weight and the rows with a nonzero weight (n_live). Raises when a
--- score is NaN or infinite. Its windows are small, so they partition by __clf_key.
+-- score is NaN or infinite or a weight NaN, infinite or negative (counted per distinct score
+-- in the same GROUP BY). Its windows are small, so they partition by __clf_key.
 CREATE OR REPLACE MACRO _clf_score_groups(tbl, y, score, group_cols, weight_col, pos_label) AS TABLE
 WITH g AS MATERIALIZED (
     SELECT __clf_key, __clf_s AS threshold,
         sum(CASE WHEN __clf_pos THEN __clf_w ELSE 0 END) AS pos,
         sum(CASE WHEN __clf_pos THEN 0 ELSE __clf_w END) AS neg,
         count(*) AS n_rows,
-        count(*) FILTER (WHERE __clf_w <> 0) AS n_live
+        count(*) FILTER (WHERE __clf_w <> 0) AS n_live,
+        count_if(isnan(__clf_w)) AS w_nan,
+        count_if(isinf(__clf_w)) AS w_inf,
+        count_if(__clf_w < 0) AS w_neg,
+        min(__clf_w) AS w_lo
     FROM _clf_score_rows(tbl, y, score, group_cols, weight_col, pos_label),
         _clf_score_plan(tbl, y, score, group_cols, weight_col, pos_label) AS plan
     WHERE NOT plan.by_row
@@ -157,12 +256,17 @@ WITH g AS MATERIALIZED (
 ),
 checked AS (
     SELECT _clf_check_finite(
-        sum(n_rows) FILTER (WHERE isnan(threshold)),
-        sum(n_rows) FILTER (WHERE isinf(threshold)),
-        score, 'score') AS ok
+            sum(n_rows) FILTER (WHERE isnan(threshold)),
+            sum(n_rows) FILTER (WHERE isinf(threshold)),
+            score, 'score')
+        AND (weight_col IS NULL OR _clf_check_weights(
+            sum(w_nan), sum(w_inf), sum(w_neg), min(w_lo),
+            printf('column %s (role weight)', _clf_quoted(weight_col)))) AS ok
     FROM g
 )
-SELECT g.* FROM g, checked WHERE checked.ok;
+SELECT g.__clf_key, g.threshold, g.pos, g.neg, g.n_rows, g.n_live
+FROM g, checked
+WHERE checked.ok;
 
 -- Running sums for the Mann-Whitney area and average precision, over every row (zero weights
 -- included): one row per unit, where a unit is a distinct score of the group (GROUP BY plan)
@@ -170,7 +274,8 @@ SELECT g.* FROM g, checked WHERE checked.ok;
 -- above its score (tp, fp; tied rows count in full, whichever plan). With skip_rows the row
 -- plan gives no rows (the caller has a cheaper formula for that case).
 CREATE OR REPLACE MACRO _clf_score_cum(tbl, y, score, group_cols, weight_col, pos_label, skip_rows) AS TABLE
-WITH plan AS MATERIALIZED (FROM _clf_score_plan(tbl, y, score, group_cols, weight_col, pos_label)),
+WITH args AS MATERIALIZED (FROM _clf_score_args(tbl, y, score, pos_label, 'score')),
+plan AS MATERIALIZED (FROM _clf_score_plan(tbl, y, score, group_cols, weight_col, pos_label)),
 by_row AS (
     SELECT __clf_key, __clf_part, __clf_s,
         CASE WHEN __clf_pos THEN __clf_w ELSE 0 END AS pos,
@@ -182,10 +287,11 @@ by_row AS (
 SELECT __clf_key,
     CAST(pos AS DOUBLE) AS pos,
     CAST(neg AS DOUBLE) AS neg,
-    CAST(sum(pos) OVER w AS DOUBLE) AS tp,
-    CAST(sum(neg) OVER w AS DOUBLE) AS fp
-FROM _clf_score_groups(tbl, y, score, group_cols, weight_col, pos_label)
-WINDOW w AS (
+    CAST(sum(pos) OVER w_score AS DOUBLE) AS tp,
+    CAST(sum(neg) OVER w_score AS DOUBLE) AS fp
+FROM _clf_score_groups(tbl, y, score, group_cols, weight_col, pos_label), args
+WHERE args.ok
+WINDOW w_score AS (
     PARTITION BY __clf_key ORDER BY threshold DESC
     ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
 )
@@ -193,10 +299,11 @@ UNION ALL
 SELECT __clf_key,
     CAST(pos AS DOUBLE),
     CAST(neg AS DOUBLE),
-    CAST(sum(pos) OVER w AS DOUBLE),
-    CAST(sum(neg) OVER w AS DOUBLE)
-FROM by_row
-WINDOW w AS (
+    CAST(sum(pos) OVER w_row AS DOUBLE),
+    CAST(sum(neg) OVER w_row AS DOUBLE)
+FROM by_row, args
+WHERE args.ok
+WINDOW w_row AS (
     PARTITION BY __clf_part ORDER BY __clf_s DESC
     RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
 );
@@ -208,33 +315,34 @@ WINDOW w AS (
 -- __clf_last marks the lowest. Rows of zero weight are left out, as scikit-learn. The row plan
 -- keeps the last row of each run of tied scores; its GROUPS frames step over whole runs.
 CREATE OR REPLACE MACRO _clf_score_counts(tbl, y, score, group_cols, weight_col, pos_label) AS TABLE
-WITH plan AS MATERIALIZED (FROM _clf_score_plan(tbl, y, score, group_cols, weight_col, pos_label)),
+WITH args AS MATERIALIZED (FROM _clf_score_args(tbl, y, score, pos_label, 'score')),
+plan AS MATERIALIZED (FROM _clf_score_plan(tbl, y, score, group_cols, weight_col, pos_label)),
 by_score AS (
     SELECT __clf_key, threshold,
-        sum(pos) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS tp,
-        sum(neg) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS fp,
-        sum(pos) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_tp,
-        sum(neg) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_fp,
-        sum(pos) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING) AS next_tp,
-        sum(neg) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING) AS next_fp,
-        row_number() OVER w AS __clf_i,
-        lead(threshold) OVER w IS NULL AS __clf_last,
+        sum(pos) OVER (w_score ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS tp,
+        sum(neg) OVER (w_score ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS fp,
+        sum(pos) OVER (w_score ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_tp,
+        sum(neg) OVER (w_score ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_fp,
+        sum(pos) OVER (w_score ROWS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING) AS next_tp,
+        sum(neg) OVER (w_score ROWS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING) AS next_fp,
+        row_number() OVER w_score AS __clf_i,
+        lead(threshold) OVER w_score IS NULL AS __clf_last,
         sum(pos) OVER (PARTITION BY __clf_key) AS n_pos,
         sum(neg) OVER (PARTITION BY __clf_key) AS n_neg
     FROM _clf_score_groups(tbl, y, score, group_cols, weight_col, pos_label)
     WHERE n_live > 0
-    WINDOW w AS (PARTITION BY __clf_key ORDER BY threshold DESC)
+    WINDOW w_score AS (PARTITION BY __clf_key ORDER BY threshold DESC)
 ),
 by_row AS (
     SELECT __clf_key, threshold,
-        sum(pos) OVER (w GROUPS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS tp,
-        sum(neg) OVER (w GROUPS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS fp,
-        sum(pos) OVER (w GROUPS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_tp,
-        sum(neg) OVER (w GROUPS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_fp,
-        sum(pos) OVER (w GROUPS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING) AS next_tp,
-        sum(neg) OVER (w GROUPS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING) AS next_fp,
-        dense_rank() OVER w AS __clf_i,
-        lead(threshold) OVER w AS __clf_next_s,
+        sum(pos) OVER (w_row GROUPS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS tp,
+        sum(neg) OVER (w_row GROUPS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS fp,
+        sum(pos) OVER (w_row GROUPS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_tp,
+        sum(neg) OVER (w_row GROUPS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_fp,
+        sum(pos) OVER (w_row GROUPS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING) AS next_tp,
+        sum(neg) OVER (w_row GROUPS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING) AS next_fp,
+        dense_rank() OVER w_row AS __clf_i,
+        lead(threshold) OVER w_row AS __clf_next_s,
         sum(pos) OVER (PARTITION BY __clf_part) AS n_pos,
         sum(neg) OVER (PARTITION BY __clf_part) AS n_neg
     FROM (
@@ -245,7 +353,7 @@ by_row AS (
             _clf_score_row_check(tbl, y, score, group_cols, weight_col, pos_label) AS c
         WHERE plan.by_row AND c.ok AND __clf_w <> 0
     )
-    WINDOW w AS (PARTITION BY __clf_part ORDER BY threshold DESC)
+    WINDOW w_row AS (PARTITION BY __clf_part ORDER BY threshold DESC)
 )
 SELECT __clf_key, threshold,
     CAST(tp AS DOUBLE) AS tp,
@@ -271,12 +379,13 @@ FROM (
     FROM by_row
     -- the last row of its run of tied scores (the runs' rows carry the same sums)
     WHERE __clf_next_s IS DISTINCT FROM threshold
-);
+), args
+WHERE args.ok;
 
 CREATE OR REPLACE MACRO clf_confusion(
     tbl, y, yhat, group_cols := [], weight_col := NULL, labels := NULL
 ) AS TABLE
-WITH base AS MATERIALIZED (FROM _clf_label_counts(tbl, y, yhat, group_cols, weight_col, labels)),
+WITH base AS MATERIALIZED (FROM _clf_label_counts(tbl, y, yhat, group_cols, weight_col, labels, NULL, false)),
 classes AS (SELECT __clf_key, actual AS label, __clf_ord FROM base WHERE __clf_ord IS NOT NULL),
 pairs AS (SELECT __clf_key, actual, predicted, n FROM base WHERE __clf_ord IS NULL),
 cells AS (
@@ -302,7 +411,7 @@ FROM (
 ORDER BY __clf_key, __clf_a, __clf_p;
 
 COMMENT ON MACRO TABLE clf_confusion IS
-'Confusion matrix in long form: (group columns..., actual, predicted, count), every pair of classes per group, zeros included. Usage: FROM clf_confusion(''preds'', ''y'', ''yhat'', group_cols := [''model''], weight_col := NULL, labels := NULL). tbl is a table/view name (or file path), columns are names matched exactly. Classes: the sorted values seen in y or yhat per group, or labels := [...] (order and subset; rows with other classes are left out). count is BIGINT, DOUBLE with weight_col. Rows with a NULL in y, yhat or the weight are left out. Python twin: clfeval.confusion_matrix; scikit-learn: confusion_matrix.';
+'Confusion matrix in long form: (group columns..., actual, predicted, count), every pair of classes per group, zeros included. Usage: FROM clf_confusion(''preds'', ''y'', ''yhat'', group_cols := [''model''], weight_col := NULL, labels := NULL). tbl is a table/view name (or file path), columns are names matched exactly. Classes: the sorted values seen in y or yhat per group, or labels := [...] (order and subset; rows with other classes are left out). count is BIGINT, DOUBLE with weight_col. Rows with a NULL in y, yhat or the weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), NaN, infinite or negative weights, and labels that is empty, lists a class twice or NULL, holds another kind than y, or matches no class of the data. Python twin: clfeval.confusion_matrix; scikit-learn: confusion_matrix.';
 
 CREATE OR REPLACE MACRO clf_counts(
     tbl, y, yhat, group_cols := [], weight_col := NULL, labels := NULL
@@ -313,7 +422,7 @@ WITH classes AS (
         pred - tp AS fp__d,
         support - tp AS fn__d,
         total - pred - support + tp AS tn__d
-    FROM _clf_label_counts(tbl, y, yhat, group_cols, weight_col, labels)
+    FROM _clf_label_counts(tbl, y, yhat, group_cols, weight_col, labels, NULL, false)
     WHERE __clf_ord IS NOT NULL
 )
 SELECT * EXCLUDE (__clf_nogroup, __clf_key, __clf_ord)
@@ -339,4 +448,4 @@ FROM (
 ORDER BY __clf_key, __clf_ord;
 
 COMMENT ON MACRO TABLE clf_counts IS
-'One-vs-rest counts per class: (group columns..., label, tp, fp, fn, tn, support). For class c: tp = actual c and predicted c, fp = predicted c but actual other, fn = actual c but predicted other, tn = the rest, support = tp + fn. Usage: FROM clf_counts(''preds'', ''y'', ''yhat'', group_cols := [], weight_col := NULL, labels := NULL). With labels := [...] only those classes are listed (in that order) but every row counts toward tn, as scikit-learn multilabel_confusion_matrix. Counts are BIGINT, DOUBLE with weight_col. Rows with a NULL in y, yhat or the weight are left out. Python twin: clfeval.counts.';
+'One-vs-rest counts per class: (group columns..., label, tp, fp, fn, tn, support). For class c: tp = actual c and predicted c, fp = predicted c but actual other, fn = actual c but predicted other, tn = the rest, support = tp + fn. Usage: FROM clf_counts(''preds'', ''y'', ''yhat'', group_cols := [], weight_col := NULL, labels := NULL). With labels := [...] only those classes are listed (in that order) but every row counts toward tn, as scikit-learn multilabel_confusion_matrix. Counts are BIGINT, DOUBLE with weight_col. Rows with a NULL in y, yhat or the weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), NaN, infinite or negative weights, and labels that is empty, lists a class twice or NULL, holds another kind than y, or matches no class of the data. Python twin: clfeval.counts.';

@@ -9,134 +9,175 @@
 -- pos_label := 1, zero_division := 0.0 (also 1.0 or NULL), weight := NULL (an expression
 -- giving a non-negative row weight). A row with a NULL in y, yhat or the weight is left out.
 -- The multiclass averages (micro, macro, weighted) are in the table macro clf_metrics.
+--
+-- Every macro raises (through _clf_agg_guard, 00_helpers.sql), also on no rows: y and yhat of
+-- different kinds of label (text never equals a number), pos_label of another kind than y or
+-- the NULL literal, a weight with NaN, infinite or negative values (counted over every row with
+-- a weight), zero_division other than 0, 1 or NULL, beta that is not a number >= 0.
+
+-- value with the checks of every ratio macro: those of _clf_agg_guard and zero_division.
+CREATE OR REPLACE MACRO _clf_ratio_guard(value, y, yhat, pos_label, zero_division, weight, who) AS
+    CASE
+        WHEN _clf_check_zero_division(zero_division, who || ': ')
+            THEN _clf_agg_guard(value, y, yhat, pos_label, true, weight, who)
+    END;
 
 CREATE OR REPLACE MACRO clf_accuracy(y, yhat, weight := NULL) AS
-    _clf_div(
-        _clf_sum(y = yhat, weight),
-        _clf_sum(y IS NOT NULL AND yhat IS NOT NULL, weight),
-        NULL);
+    _clf_agg_guard(
+        _clf_div(
+            _clf_sum(_clf_eq(y, yhat), weight),
+            _clf_sum(y IS NOT NULL AND yhat IS NOT NULL, weight),
+            NULL),
+        y, yhat, NULL, false, weight, 'clf_accuracy');
 
 COMMENT ON MACRO clf_accuracy IS
-'Accuracy: the (weighted) share of rows with y = yhat. Aggregate macro: clf_accuracy(y, yhat, weight := NULL). NULL when no row is left. Rows with a NULL in y, yhat or weight are left out. Python twin: clfeval.accuracy; scikit-learn: accuracy_score.';
+'Accuracy: the (weighted) share of rows with y = yhat. Aggregate macro: clf_accuracy(y, yhat, weight := NULL). NULL when no row is left. Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number) and a NaN, infinite or negative weight. Python twin: clfeval.accuracy; scikit-learn: accuracy_score.';
 
 CREATE OR REPLACE MACRO clf_precision(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL) AS
-    _clf_div(
-        _clf_tp(y, yhat, pos_label, weight),
-        _clf_tp(y, yhat, pos_label, weight) + _clf_fp(y, yhat, pos_label, weight),
-        zero_division);
+    _clf_ratio_guard(
+        _clf_div(
+            _clf_tp(y, yhat, pos_label, weight),
+            _clf_tp(y, yhat, pos_label, weight) + _clf_fp(y, yhat, pos_label, weight),
+            zero_division),
+        y, yhat, pos_label, zero_division, weight, 'clf_precision');
 
 COMMENT ON MACRO clf_precision IS
-'Precision: tp / (tp + fp) for the class pos_label. Aggregate macro: clf_precision(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no predicted positive the result is zero_division (0.0, 1.0 or NULL). Rows with a NULL in y, yhat or weight are left out. Python twin: clfeval.precision; scikit-learn: precision_score.';
+'Precision: tp / (tp + fp) for the class pos_label. Aggregate macro: clf_precision(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no predicted positive the result is zero_division (0.0, 1.0 or NULL). Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a NaN, infinite or negative weight and zero_division other than 0, 1 or NULL. Python twin: clfeval.precision; scikit-learn: precision_score.';
 
 CREATE OR REPLACE MACRO clf_recall(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL) AS
-    _clf_div(
-        _clf_tp(y, yhat, pos_label, weight),
-        _clf_tp(y, yhat, pos_label, weight) + _clf_fn(y, yhat, pos_label, weight),
-        zero_division);
+    _clf_ratio_guard(
+        _clf_div(
+            _clf_tp(y, yhat, pos_label, weight),
+            _clf_tp(y, yhat, pos_label, weight) + _clf_fn(y, yhat, pos_label, weight),
+            zero_division),
+        y, yhat, pos_label, zero_division, weight, 'clf_recall');
 
 COMMENT ON MACRO clf_recall IS
-'Recall (sensitivity, TPR): tp / (tp + fn) for the class pos_label. Aggregate macro: clf_recall(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no actual positive the result is zero_division (0.0, 1.0 or NULL). Rows with a NULL in y, yhat or weight are left out. Python twin: clfeval.recall; scikit-learn: recall_score.';
+'Recall (sensitivity, TPR): tp / (tp + fn) for the class pos_label. Aggregate macro: clf_recall(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no actual positive the result is zero_division (0.0, 1.0 or NULL). Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a NaN, infinite or negative weight and zero_division other than 0, 1 or NULL. Python twin: clfeval.recall; scikit-learn: recall_score.';
 
 -- scikit-learn's form: (1 + b^2) tp / (b^2 (tp + fn) + (tp + fp)); b = inf gives recall.
 CREATE OR REPLACE MACRO clf_fbeta(y, yhat, beta, pos_label := 1, zero_division := 0.0, weight := NULL) AS
-    CASE
-        WHEN isinf(CAST(beta AS DOUBLE)) THEN clf_recall(
-            y, yhat, pos_label := pos_label, zero_division := zero_division, weight := weight)
-        ELSE _clf_div(
-            (1 + CAST(beta AS DOUBLE) * CAST(beta AS DOUBLE)) * _clf_tp(y, yhat, pos_label, weight),
-            CAST(beta AS DOUBLE) * CAST(beta AS DOUBLE)
-                * (_clf_tp(y, yhat, pos_label, weight) + _clf_fn(y, yhat, pos_label, weight))
-                + (_clf_tp(y, yhat, pos_label, weight) + _clf_fp(y, yhat, pos_label, weight)),
-            zero_division)
+    CASE WHEN _clf_check_beta(beta, 'clf_fbeta: ') THEN _clf_ratio_guard(
+            CASE
+                WHEN isinf(CAST(beta AS DOUBLE)) THEN clf_recall(
+                    y, yhat, pos_label := pos_label, zero_division := zero_division, weight := weight)
+                ELSE _clf_div(
+                    (1 + CAST(beta AS DOUBLE) * CAST(beta AS DOUBLE)) * _clf_tp(y, yhat, pos_label, weight),
+                    CAST(beta AS DOUBLE) * CAST(beta AS DOUBLE)
+                        * (_clf_tp(y, yhat, pos_label, weight) + _clf_fn(y, yhat, pos_label, weight))
+                        + (_clf_tp(y, yhat, pos_label, weight) + _clf_fp(y, yhat, pos_label, weight)),
+                    zero_division)
+            END,
+            y, yhat, pos_label, zero_division, weight, 'clf_fbeta')
     END;
 
 COMMENT ON MACRO clf_fbeta IS
-'F-beta: (1 + beta^2) tp / ((1 + beta^2) tp + beta^2 fn + fp) for the class pos_label; beta > 1 favours recall. Aggregate macro: clf_fbeta(y, yhat, beta, pos_label := 1, zero_division := 0.0, weight := NULL). With no actual and no predicted positive the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Python twin: clfeval.fbeta; scikit-learn: fbeta_score.';
+'F-beta: (1 + beta^2) tp / ((1 + beta^2) tp + beta^2 fn + fp) for the class pos_label; beta > 1 favours recall. Aggregate macro: clf_fbeta(y, yhat, beta, pos_label := 1, zero_division := 0.0, weight := NULL). With no actual and no predicted positive the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on beta that is not a number >= 0, y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a NaN, infinite or negative weight and zero_division other than 0, 1 or NULL. Python twin: clfeval.fbeta; scikit-learn: fbeta_score.';
 
 CREATE OR REPLACE MACRO clf_f1(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL) AS
-    _clf_div(
-        2 * _clf_tp(y, yhat, pos_label, weight),
-        (_clf_tp(y, yhat, pos_label, weight) + _clf_fn(y, yhat, pos_label, weight))
-            + (_clf_tp(y, yhat, pos_label, weight) + _clf_fp(y, yhat, pos_label, weight)),
-        zero_division);
+    _clf_ratio_guard(
+        _clf_div(
+            2 * _clf_tp(y, yhat, pos_label, weight),
+            (_clf_tp(y, yhat, pos_label, weight) + _clf_fn(y, yhat, pos_label, weight))
+                + (_clf_tp(y, yhat, pos_label, weight) + _clf_fp(y, yhat, pos_label, weight)),
+            zero_division),
+        y, yhat, pos_label, zero_division, weight, 'clf_f1');
 
 COMMENT ON MACRO clf_f1 IS
-'F1: 2 tp / (2 tp + fp + fn) for the class pos_label, the harmonic mean of precision and recall. Aggregate macro: clf_f1(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no actual and no predicted positive the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Python twin: clfeval.f1; scikit-learn: f1_score.';
+'F1: 2 tp / (2 tp + fp + fn) for the class pos_label, the harmonic mean of precision and recall. Aggregate macro: clf_f1(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no actual and no predicted positive the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a NaN, infinite or negative weight and zero_division other than 0, 1 or NULL. Python twin: clfeval.f1; scikit-learn: f1_score.';
 
 CREATE OR REPLACE MACRO clf_specificity(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL) AS
-    _clf_div(
-        _clf_tn(y, yhat, pos_label, weight),
-        _clf_tn(y, yhat, pos_label, weight) + _clf_fp(y, yhat, pos_label, weight),
-        zero_division);
+    _clf_ratio_guard(
+        _clf_div(
+            _clf_tn(y, yhat, pos_label, weight),
+            _clf_tn(y, yhat, pos_label, weight) + _clf_fp(y, yhat, pos_label, weight),
+            zero_division),
+        y, yhat, pos_label, zero_division, weight, 'clf_specificity');
 
 COMMENT ON MACRO clf_specificity IS
-'Specificity (TNR): tn / (tn + fp), negatives being every class other than pos_label. Aggregate macro: clf_specificity(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no actual negative the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Python twin: clfeval.specificity.';
+'Specificity (TNR): tn / (tn + fp), negatives being every class other than pos_label. Aggregate macro: clf_specificity(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no actual negative the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a NaN, infinite or negative weight and zero_division other than 0, 1 or NULL. Python twin: clfeval.specificity.';
 
 CREATE OR REPLACE MACRO clf_npv(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL) AS
-    _clf_div(
-        _clf_tn(y, yhat, pos_label, weight),
-        _clf_tn(y, yhat, pos_label, weight) + _clf_fn(y, yhat, pos_label, weight),
-        zero_division);
+    _clf_ratio_guard(
+        _clf_div(
+            _clf_tn(y, yhat, pos_label, weight),
+            _clf_tn(y, yhat, pos_label, weight) + _clf_fn(y, yhat, pos_label, weight),
+            zero_division),
+        y, yhat, pos_label, zero_division, weight, 'clf_npv');
 
 COMMENT ON MACRO clf_npv IS
-'Negative predictive value: tn / (tn + fn). Aggregate macro: clf_npv(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no predicted negative the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Python twin: clfeval.npv.';
+'Negative predictive value: tn / (tn + fn). Aggregate macro: clf_npv(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no predicted negative the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a NaN, infinite or negative weight and zero_division other than 0, 1 or NULL. Python twin: clfeval.npv.';
 
 CREATE OR REPLACE MACRO clf_fpr(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL) AS
-    _clf_div(
-        _clf_fp(y, yhat, pos_label, weight),
-        _clf_fp(y, yhat, pos_label, weight) + _clf_tn(y, yhat, pos_label, weight),
-        zero_division);
+    _clf_ratio_guard(
+        _clf_div(
+            _clf_fp(y, yhat, pos_label, weight),
+            _clf_fp(y, yhat, pos_label, weight) + _clf_tn(y, yhat, pos_label, weight),
+            zero_division),
+        y, yhat, pos_label, zero_division, weight, 'clf_fpr');
 
 COMMENT ON MACRO clf_fpr IS
-'False positive rate: fp / (fp + tn). Aggregate macro: clf_fpr(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no actual negative the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Python twin: clfeval.fpr.';
+'False positive rate: fp / (fp + tn). Aggregate macro: clf_fpr(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no actual negative the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a NaN, infinite or negative weight and zero_division other than 0, 1 or NULL. Python twin: clfeval.fpr.';
 
 CREATE OR REPLACE MACRO clf_fnr(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL) AS
-    _clf_div(
-        _clf_fn(y, yhat, pos_label, weight),
-        _clf_fn(y, yhat, pos_label, weight) + _clf_tp(y, yhat, pos_label, weight),
-        zero_division);
+    _clf_ratio_guard(
+        _clf_div(
+            _clf_fn(y, yhat, pos_label, weight),
+            _clf_fn(y, yhat, pos_label, weight) + _clf_tp(y, yhat, pos_label, weight),
+            zero_division),
+        y, yhat, pos_label, zero_division, weight, 'clf_fnr');
 
 COMMENT ON MACRO clf_fnr IS
-'False negative rate: fn / (fn + tp). Aggregate macro: clf_fnr(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no actual positive the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Python twin: clfeval.fnr.';
+'False negative rate: fn / (fn + tp). Aggregate macro: clf_fnr(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no actual positive the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a NaN, infinite or negative weight and zero_division other than 0, 1 or NULL. Python twin: clfeval.fnr.';
 
 CREATE OR REPLACE MACRO clf_jaccard(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL) AS
-    _clf_div(
-        _clf_tp(y, yhat, pos_label, weight),
-        _clf_tp(y, yhat, pos_label, weight) + _clf_fp(y, yhat, pos_label, weight)
-            + _clf_fn(y, yhat, pos_label, weight),
-        zero_division);
+    _clf_ratio_guard(
+        _clf_div(
+            _clf_tp(y, yhat, pos_label, weight),
+            _clf_tp(y, yhat, pos_label, weight) + _clf_fp(y, yhat, pos_label, weight)
+                + _clf_fn(y, yhat, pos_label, weight),
+            zero_division),
+        y, yhat, pos_label, zero_division, weight, 'clf_jaccard');
 
 COMMENT ON MACRO clf_jaccard IS
-'Jaccard index: tp / (tp + fp + fn) for the class pos_label. Aggregate macro: clf_jaccard(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no actual and no predicted positive the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Python twin: clfeval.jaccard; scikit-learn: jaccard_score.';
+'Jaccard index: tp / (tp + fp + fn) for the class pos_label. Aggregate macro: clf_jaccard(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no actual and no predicted positive the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a NaN, infinite or negative weight and zero_division other than 0, 1 or NULL. Python twin: clfeval.jaccard; scikit-learn: jaccard_score.';
 
 CREATE OR REPLACE MACRO clf_mcc(y, yhat, pos_label := 1, weight := NULL) AS
-    _clf_let(_clf_binary(y, yhat, pos_label, weight), lambda c: _clf_mcc(c.tp, c.fp, c.fn, c.tn));
+    _clf_agg_guard(
+        _clf_let(_clf_binary(y, yhat, pos_label, weight), lambda c: _clf_mcc(c.tp, c.fp, c.fn, c.tn)),
+        y, yhat, pos_label, true, weight, 'clf_mcc');
 
 COMMENT ON MACRO clf_mcc IS
-'Matthews correlation coefficient of pos_label against the rest: (tp tn - fp fn) / sqrt((tp + fp)(tp + fn)(tn + fp)(tn + fn)), in scikit-learn''s covariance form. Aggregate macro: clf_mcc(y, yhat, pos_label := 1, weight := NULL). 0.0 when a factor of the denominator is 0, as scikit-learn. Equals matthews_corrcoef on two-class data; for the multiclass coefficient use clf_metrics. Rows with a NULL in y, yhat or weight are left out. Python twin: clfeval.mcc.';
+'Matthews correlation coefficient of pos_label against the rest: (tp tn - fp fn) / sqrt((tp + fp)(tp + fn)(tn + fp)(tn + fn)), in scikit-learn''s covariance form. Aggregate macro: clf_mcc(y, yhat, pos_label := 1, weight := NULL). 0.0 when a factor of the denominator is 0, as scikit-learn. Equals matthews_corrcoef on two-class data; for the multiclass coefficient use clf_metrics. Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL and a NaN, infinite or negative weight. Python twin: clfeval.mcc.';
 
 CREATE OR REPLACE MACRO clf_balanced_accuracy(y, yhat, pos_label := 1, adjusted := false, weight := NULL) AS
-    _clf_let(
-        _clf_binary(y, yhat, pos_label, weight),
-        lambda c: CASE
-            WHEN adjusted THEN _clf_adjusted(c.tp, c.fp, c.fn, c.tn)
-            ELSE _clf_balanced(c.tp, c.fp, c.fn, c.tn)
-        END);
+    _clf_agg_guard(
+        _clf_let(
+            _clf_binary(y, yhat, pos_label, weight),
+            lambda c: CASE
+                WHEN adjusted THEN _clf_adjusted(c.tp, c.fp, c.fn, c.tn)
+                ELSE _clf_balanced(c.tp, c.fp, c.fn, c.tn)
+            END),
+        y, yhat, pos_label, true, weight, 'clf_balanced_accuracy');
 
 COMMENT ON MACRO clf_balanced_accuracy IS
-'Balanced accuracy of pos_label against the rest: the mean of recall and specificity over the classes present in y. Aggregate macro: clf_balanced_accuracy(y, yhat, pos_label := 1, adjusted := false, weight := NULL); adjusted rescales so chance is 0 (NULL with one class). NULL when no row is left. Equals balanced_accuracy_score on two-class data; for multiclass data use clf_metrics. Rows with a NULL in y, yhat or weight are left out. Python twin: clfeval.balanced_accuracy.';
+'Balanced accuracy of pos_label against the rest: the mean of recall and specificity over the classes present in y. Aggregate macro: clf_balanced_accuracy(y, yhat, pos_label := 1, adjusted := false, weight := NULL); adjusted rescales so chance is 0 (NULL with one class). NULL when no row is left. Equals balanced_accuracy_score on two-class data; for multiclass data use clf_metrics. Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL and a NaN, infinite or negative weight. Python twin: clfeval.balanced_accuracy.';
 
 CREATE OR REPLACE MACRO clf_cohen_kappa(y, yhat, pos_label := 1, weight := NULL) AS
-    _clf_let(_clf_binary(y, yhat, pos_label, weight), lambda c: _clf_kappa(c.tp, c.fp, c.fn, c.tn));
+    _clf_agg_guard(
+        _clf_let(_clf_binary(y, yhat, pos_label, weight), lambda c: _clf_kappa(c.tp, c.fp, c.fn, c.tn)),
+        y, yhat, pos_label, true, weight, 'clf_cohen_kappa');
 
 COMMENT ON MACRO clf_cohen_kappa IS
-'Cohen''s kappa (unweighted) of pos_label against the rest: 1 - observed disagreement / disagreement expected by chance. Aggregate macro: clf_cohen_kappa(y, yhat, pos_label := 1, weight := NULL). NULL when the expected disagreement is 0 (one class only) or no row is left, as scikit-learn''s default replace_undefined_by=nan. Equals cohen_kappa_score on two-class data. Rows with a NULL in y, yhat or weight are left out. Python twin: clfeval.cohen_kappa.';
+'Cohen''s kappa (unweighted) of pos_label against the rest: 1 - observed disagreement / disagreement expected by chance. Aggregate macro: clf_cohen_kappa(y, yhat, pos_label := 1, weight := NULL). NULL when the expected disagreement is 0 (one class only) or no row is left, as scikit-learn''s default replace_undefined_by=nan. Equals cohen_kappa_score on two-class data. Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL and a NaN, infinite or negative weight. Python twin: clfeval.cohen_kappa.';
 
 CREATE OR REPLACE MACRO clf_prevalence(y, pos_label := 1, weight := NULL) AS
-    _clf_div(_clf_sum(y = pos_label, weight), _clf_sum(y IS NOT NULL, weight), NULL);
+    _clf_agg_guard(
+        _clf_div(_clf_sum(_clf_eq(y, pos_label), weight), _clf_sum(y IS NOT NULL, weight), NULL),
+        y, NULL, pos_label, true, weight, 'clf_prevalence');
 
 COMMENT ON MACRO clf_prevalence IS
-'Prevalence: the (weighted) share of rows whose y is pos_label. Aggregate macro: clf_prevalence(y, pos_label := 1, weight := NULL). NULL when no row is left. Rows with a NULL in y or weight are left out. Python twin: clfeval.prevalence.';
+'Prevalence: the (weighted) share of rows whose y is pos_label. Aggregate macro: clf_prevalence(y, pos_label := 1, weight := NULL). NULL when no row is left. Rows with a NULL in y or weight are left out. Errors (clfeval: ...) on pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL and a NaN, infinite or negative weight. Python twin: clfeval.prevalence.';
 
 -- The ratio v averaged over classes weighted by support (scikit-learn: NULLs left out, and
 -- the plain mean when the support left is 0).
@@ -147,7 +188,10 @@ CREATE OR REPLACE MACRO clf_metrics(
     tbl, y, yhat, group_cols := [], weight_col := NULL, average := 'binary', pos_label := 1,
     labels := NULL, zero_division := 0.0
 ) AS TABLE
-WITH base AS MATERIALIZED (FROM _clf_label_counts(tbl, y, yhat, group_cols, weight_col, labels)),
+WITH base AS MATERIALIZED (
+    FROM _clf_label_counts(
+        tbl, y, yhat, group_cols, weight_col, labels, pos_label, average = 'binary')
+),
 pairs AS (SELECT __clf_key, actual, predicted, n FROM base WHERE __clf_ord IS NULL),
 -- Per class seen in the data: its recall (balanced accuracy) and its actual and predicted
 -- totals (the multiclass MCC). Like accuracy, neither depends on labels or average.
@@ -159,7 +203,9 @@ seen AS (
         coalesce(sum(n) FILTER (WHERE truth), 0) AS t,
         coalesce(sum(n) FILTER (WHERE NOT truth), 0) AS p
     FROM (
-        SELECT *, unnest([actual, predicted]) AS label, unnest([true, false]) AS truth FROM pairs
+        SELECT *, actual AS label, true AS truth FROM pairs
+        UNION ALL
+        SELECT *, predicted, false FROM pairs
     )
     GROUP BY __clf_key, label
 ),
@@ -177,6 +223,7 @@ checked AS (
             THEN error(printf(
                 'clfeval: average = %s is not one of ''binary'', ''micro'', ''macro'', ''weighted''',
                 coalesce('''' || average || '''', 'NULL')))
+        WHEN NOT _clf_check_zero_division(zero_division, '') THEN false
         WHEN average = 'binary' AND max(n_seen) > 2 THEN error(printf(
             'clfeval: column %s (role y) has %d classes but average = ''binary''; '
             || 'use average := ''macro'', ''micro'' or ''weighted''',
@@ -254,4 +301,4 @@ FROM (
 ORDER BY __clf_key;
 
 COMMENT ON MACRO TABLE clf_metrics IS
-'Label metrics per group: (group columns..., accuracy, balanced_accuracy, precision, recall, f1, mcc), all DOUBLE. Usage: FROM clf_metrics(''preds'', ''y'', ''yhat'', group_cols := [], weight_col := NULL, average := ''binary'', pos_label := 1, labels := NULL, zero_division := 0.0). average is ''binary'' (class pos_label; more than two classes is an error), ''micro'', ''macro'' or ''weighted'' (scikit-learn''s rules; zero_division NULL leaves undefined classes out of the averages); labels := [...] picks the classes averaged. accuracy, balanced_accuracy (mean recall over the classes present in y) and mcc (multiclass, Gorodkin; scikit-learn matthews_corrcoef) use every row and depend on neither average nor labels. Rows with a NULL in y, yhat or the weight are left out. Python twin: clfeval.metrics.';
+'Label metrics per group: (group columns..., accuracy, balanced_accuracy, precision, recall, f1, mcc), all DOUBLE. Usage: FROM clf_metrics(''preds'', ''y'', ''yhat'', group_cols := [], weight_col := NULL, average := ''binary'', pos_label := 1, labels := NULL, zero_division := 0.0). average is ''binary'' (class pos_label; more than two classes is an error), ''micro'', ''macro'' or ''weighted'' (scikit-learn''s rules; zero_division NULL leaves undefined classes out of the averages); labels := [...] picks the classes averaged. accuracy, balanced_accuracy (mean recall over the classes present in y) and mcc (multiclass, Gorodkin; scikit-learn matthews_corrcoef) use every row and depend on neither average nor labels. Rows with a NULL in y, yhat or the weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL (with average ''binary''), NaN, infinite or negative weights, labels that is empty, lists a class twice or NULL, holds another kind than y, or matches no class of the data, and zero_division other than 0, 1 or NULL. Python twin: clfeval.metrics.';

@@ -34,10 +34,10 @@ FROM (
         _clf_div(tp, n_pos, NULL) AS tpr
     FROM points
 )
-ORDER BY COLUMNS(list_concat(group_cols, ['__clf_nogroup'])), __clf_i;
+ORDER BY COLUMNS(_clf_group_list(group_cols)), __clf_i;
 
 COMMENT ON MACRO TABLE clf_roc_curve IS
-'ROC curve: (group columns..., threshold, fpr, tpr), scikit-learn roc_curve''s points in its order: thresholds decreasing, first row threshold +inf at (0, 0); a point is predicted positive when score >= threshold. Usage: FROM clf_roc_curve(''preds'', ''y'', ''score'', group_cols := [], weight_col := NULL, pos_label := 1, drop_intermediate := true). fpr (tpr) is NULL when the group has no negative (positive), where scikit-learn gives NaN. NaN or infinite scores raise. Rows with a NULL in y, score or the weight are left out. Python twin: clfeval.roc_curve.';
+'ROC curve: (group columns..., threshold, fpr, tpr), scikit-learn roc_curve''s points in its order: thresholds decreasing, first row threshold +inf at (0, 0); a point is predicted positive when score >= threshold. Usage: FROM clf_roc_curve(''preds'', ''y'', ''score'', group_cols := [], weight_col := NULL, pos_label := 1, drop_intermediate := true). fpr (tpr) is NULL when the group has no negative (positive), where scikit-learn gives NaN. NaN or infinite scores raise. Rows with a NULL in y, score or the weight are left out. Errors (clfeval: ...) on pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a score column that holds no numbers, and NaN, infinite or negative weights. Python twin: clfeval.roc_curve.';
 
 CREATE OR REPLACE MACRO clf_pr_curve(
     tbl, y, score, group_cols := [], weight_col := NULL, pos_label := 1, drop_intermediate := false
@@ -56,10 +56,10 @@ points AS (
 )
 SELECT * EXCLUDE (__clf_nogroup, __clf_key, __clf_o)
 FROM (SELECT unnest(__clf_key), __clf_key, __clf_o, threshold, precision, recall FROM points)
-ORDER BY COLUMNS(list_concat(group_cols, ['__clf_nogroup'])), __clf_o;
+ORDER BY COLUMNS(_clf_group_list(group_cols)), __clf_o;
 
 COMMENT ON MACRO TABLE clf_pr_curve IS
-'Precision-recall curve: (group columns..., threshold, precision, recall), scikit-learn precision_recall_curve''s points in its order: thresholds increasing, then the end point precision 1, recall 0 with a NULL threshold. Usage: FROM clf_pr_curve(''preds'', ''y'', ''score'', group_cols := [], weight_col := NULL, pos_label := 1, drop_intermediate := false). As scikit-learn, recall is 1 at every threshold when the group has no positive. NaN or infinite scores raise. Rows with a NULL in y, score or the weight are left out. Python twin: clfeval.pr_curve.';
+'Precision-recall curve: (group columns..., threshold, precision, recall), scikit-learn precision_recall_curve''s points in its order: thresholds increasing, then the end point precision 1, recall 0 with a NULL threshold. Usage: FROM clf_pr_curve(''preds'', ''y'', ''score'', group_cols := [], weight_col := NULL, pos_label := 1, drop_intermediate := false). As scikit-learn, recall is 1 at every threshold when the group has no positive. NaN or infinite scores raise. Rows with a NULL in y, score or the weight are left out. Errors (clfeval: ...) on pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a score column that holds no numbers, and NaN, infinite or negative weights. Python twin: clfeval.pr_curve.';
 
 CREATE OR REPLACE MACRO clf_det_curve(
     tbl, y, score, group_cols := [], weight_col := NULL, pos_label := 1, drop_intermediate := false
@@ -99,10 +99,10 @@ FROM (
     FROM kept JOIN bounds USING (__clf_key)
     WHERE __clf_i BETWEEN first_i AND last_i
 )
-ORDER BY COLUMNS(list_concat(group_cols, ['__clf_nogroup'])), __clf_i DESC;
+ORDER BY COLUMNS(_clf_group_list(group_cols)), __clf_i DESC;
 
 COMMENT ON MACRO TABLE clf_det_curve IS
-'Detection error tradeoff curve: (group columns..., threshold, fpr, fnr), scikit-learn det_curve''s points in its order (thresholds increasing; only the part between the last point without false positives and the first point without false negatives). Usage: FROM clf_det_curve(''preds'', ''y'', ''score'', group_cols := [], weight_col := NULL, pos_label := 1, drop_intermediate := false). With one class only the rates are NULL (scikit-learn raises). NaN or infinite scores raise. Rows with a NULL in y, score or the weight are left out. Python twin: clfeval.det_curve.';
+'Detection error tradeoff curve: (group columns..., threshold, fpr, fnr), scikit-learn det_curve''s points in its order (thresholds increasing; only the part between the last point without false positives and the first point without false negatives). Usage: FROM clf_det_curve(''preds'', ''y'', ''score'', group_cols := [], weight_col := NULL, pos_label := 1, drop_intermediate := false). With one class only the rates are NULL (scikit-learn raises). NaN or infinite scores raise. Rows with a NULL in y, score or the weight are left out. Errors (clfeval: ...) on pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a score column that holds no numbers, and NaN, infinite or negative weights. Python twin: clfeval.det_curve.';
 
 CREATE OR REPLACE MACRO clf_thresholds(
     tbl, y, score, group_cols := [], weight_col := NULL, pos_label := 1, beta := 1.0,
@@ -111,6 +111,7 @@ CREATE OR REPLACE MACRO clf_thresholds(
 WITH counts AS (
     SELECT *, tp AS tp__d, fp AS fp__d, n_pos - tp AS fn__d, n_neg - fp AS tn__d
     FROM _clf_score_counts(tbl, y, score, group_cols, weight_col, pos_label)
+    WHERE _clf_check_beta(beta, '') AND _clf_check_zero_division(zero_division, '')
 ),
 typed AS (
     SELECT *,
@@ -143,10 +144,10 @@ FROM (
             + _clf_div(tn__d, tn__d + fp__d, zero_division) - 1 AS youden_j
     FROM typed
 )
-ORDER BY COLUMNS(list_concat(group_cols, ['__clf_nogroup'])), __clf_i;
+ORDER BY COLUMNS(_clf_group_list(group_cols)), __clf_i;
 
 COMMENT ON MACRO TABLE clf_thresholds IS
-'Metrics at every threshold: (group columns..., threshold, tp, fp, fn, tn, precision, recall, specificity, fpr, npv, f1, fbeta, accuracy, balanced_accuracy, mcc, youden_j), one row per distinct score, highest first; a row is predicted positive when score >= threshold. Usage: FROM clf_thresholds(''preds'', ''y'', ''score'', group_cols := [], weight_col := NULL, pos_label := 1, beta := 1.0, zero_division := 0.0). Counts are BIGINT (DOUBLE with weight_col); ratios with a zero denominator are zero_division; youden_j = recall + specificity - 1; balanced_accuracy is the mean recall over the classes present. NaN or infinite scores raise. Rows with a NULL in y, score or the weight are left out. Python twin: clfeval.thresholds; scikit-learn: confusion_matrix_at_thresholds.';
+'Metrics at every threshold: (group columns..., threshold, tp, fp, fn, tn, precision, recall, specificity, fpr, npv, f1, fbeta, accuracy, balanced_accuracy, mcc, youden_j), one row per distinct score, highest first; a row is predicted positive when score >= threshold. Usage: FROM clf_thresholds(''preds'', ''y'', ''score'', group_cols := [], weight_col := NULL, pos_label := 1, beta := 1.0, zero_division := 0.0). Counts are BIGINT (DOUBLE with weight_col); ratios with a zero denominator are zero_division; youden_j = recall + specificity - 1; balanced_accuracy is the mean recall over the classes present. NaN or infinite scores raise. Rows with a NULL in y, score or the weight are left out. Errors (clfeval: ...) on pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a score column that holds no numbers, NaN, infinite or negative weights, beta that is not a number >= 0, and zero_division other than 0, 1 or NULL. Python twin: clfeval.thresholds; scikit-learn: confusion_matrix_at_thresholds.';
 
 CREATE OR REPLACE MACRO clf_auroc(
     tbl, y, score, group_cols := [], weight_col := NULL, pos_label := 1
@@ -155,19 +156,20 @@ CREATE OR REPLACE MACRO clf_auroc(
 -- A = sum(neg * tp) and B = sum(pos * fp) (tp, fp: weight at or above the score, ties in
 -- full), A - B = above - below over the positive-negative pairs, so the area is
 -- (P N + A - B) / 2 / (P N) with either plan of _clf_score_cum (rows or distinct scores).
-WITH plan AS MATERIALIZED (FROM _clf_score_plan(tbl, y, score, group_cols, weight_col, pos_label)),
+WITH args AS MATERIALIZED (FROM _clf_score_args(tbl, y, score, pos_label, 'score')),
+plan AS MATERIALIZED (FROM _clf_score_plan(tbl, y, score, group_cols, weight_col, pos_label)),
 -- Without a weight column and with mostly distinct scores, the rank form costs half as much
 -- (rank() and a frame count need no running sums): (sum of the positives' mid-ranks
 -- - P (P + 1) / 2) / (P N), where twice a row's mid-rank is its first plus its last position
 -- among its tied scores.
 ranked AS (
     SELECT __clf_key, __clf_pos,
-        rank() OVER w + count(*) OVER (w RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
+        rank() OVER w_rank + count(*) OVER (w_rank RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
             AS __clf_r2
     FROM _clf_score_rows(tbl, y, score, group_cols, weight_col, pos_label), plan,
-        _clf_score_row_check(tbl, y, score, group_cols, weight_col, pos_label) AS c
-    WHERE plan.by_row AND c.ok AND weight_col IS NULL
-    WINDOW w AS (PARTITION BY __clf_part ORDER BY __clf_s)
+        _clf_score_row_check(tbl, y, score, group_cols, weight_col, pos_label) AS c, args
+    WHERE plan.by_row AND c.ok AND args.ok AND weight_col IS NULL
+    WINDOW w_rank AS (PARTITION BY __clf_part ORDER BY __clf_s)
 ),
 areas AS (
     SELECT __clf_key,
@@ -190,7 +192,7 @@ FROM (SELECT unnest(__clf_key), __clf_key, auroc FROM areas)
 ORDER BY __clf_key;
 
 COMMENT ON MACRO TABLE clf_auroc IS
-'Area under the ROC curve per group: (group columns..., auroc), the probability that a positive scores above a negative, ties counting half (equals scikit-learn roc_auc_score, weights included). Usage: FROM clf_auroc(''preds'', ''y'', ''score'', group_cols := [], weight_col := NULL, pos_label := 1). NULL when the group has only one class. NaN or infinite scores raise. Rows with a NULL in y, score or the weight are left out. Python twin: clfeval.auroc.';
+'Area under the ROC curve per group: (group columns..., auroc), the probability that a positive scores above a negative, ties counting half (equals scikit-learn roc_auc_score, weights included). Usage: FROM clf_auroc(''preds'', ''y'', ''score'', group_cols := [], weight_col := NULL, pos_label := 1). NULL when the group has only one class. NaN or infinite scores raise. Rows with a NULL in y, score or the weight are left out. Errors (clfeval: ...) on pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a score column that holds no numbers, and NaN, infinite or negative weights. Python twin: clfeval.auroc.';
 
 CREATE OR REPLACE MACRO clf_average_precision(
     tbl, y, score, group_cols := [], weight_col := NULL, pos_label := 1
@@ -210,7 +212,7 @@ FROM (SELECT unnest(__clf_key), __clf_key, CAST(average_precision AS DOUBLE) AS 
 ORDER BY __clf_key;
 
 COMMENT ON MACRO TABLE clf_average_precision IS
-'Average precision per group: (group columns..., average_precision), the sum over thresholds of (recall increase) x precision, scikit-learn average_precision_score''s step sum (no interpolation), weights included. Usage: FROM clf_average_precision(''preds'', ''y'', ''score'', group_cols := [], weight_col := NULL, pos_label := 1). NULL when the group has no positive (scikit-learn returns 0.0 with a warning). NaN or infinite scores raise. Rows with a NULL in y, score or the weight are left out. Python twin: clfeval.average_precision.';
+'Average precision per group: (group columns..., average_precision), the sum over thresholds of (recall increase) x precision, scikit-learn average_precision_score''s step sum (no interpolation), weights included. Usage: FROM clf_average_precision(''preds'', ''y'', ''score'', group_cols := [], weight_col := NULL, pos_label := 1). NULL when the group has no positive (scikit-learn returns 0.0 with a warning). NaN or infinite scores raise. Rows with a NULL in y, score or the weight are left out. Errors (clfeval: ...) on pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a score column that holds no numbers, and NaN, infinite or negative weights. Python twin: clfeval.average_precision.';
 
 CREATE OR REPLACE MACRO clf_gain(
     tbl, y, score, group_cols := [], weight_col := NULL, pos_label := 1
@@ -226,7 +228,7 @@ points AS (
 )
 SELECT * EXCLUDE (__clf_nogroup, __clf_key, __clf_i)
 FROM (SELECT unnest(__clf_key), __clf_key, __clf_i, fraction_targeted, gain FROM points)
-ORDER BY COLUMNS(list_concat(group_cols, ['__clf_nogroup'])), __clf_i;
+ORDER BY COLUMNS(_clf_group_list(group_cols)), __clf_i;
 
 COMMENT ON MACRO TABLE clf_gain IS
-'Cumulative gain curve: (group columns..., fraction_targeted, gain). Targeting the rows with score >= t, fraction_targeted is their share of all rows (of the total weight) and gain the share of all positives they contain; one point per distinct score, highest first, after the origin (0, 0). Usage: FROM clf_gain(''preds'', ''y'', ''score'', group_cols := [], weight_col := NULL, pos_label := 1). gain is NULL when the group has no positive. NaN or infinite scores raise. Rows with a NULL in y, score or the weight are left out. Python twin: clfeval.gain_curve.';
+'Cumulative gain curve: (group columns..., fraction_targeted, gain). Targeting the rows with score >= t, fraction_targeted is their share of all rows (of the total weight) and gain the share of all positives they contain; one point per distinct score, highest first, after the origin (0, 0). Usage: FROM clf_gain(''preds'', ''y'', ''score'', group_cols := [], weight_col := NULL, pos_label := 1). gain is NULL when the group has no positive. NaN or infinite scores raise. Rows with a NULL in y, score or the weight are left out. Errors (clfeval: ...) on pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a score column that holds no numbers, and NaN, infinite or negative weights. Python twin: clfeval.gain_curve.';

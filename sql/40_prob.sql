@@ -2,52 +2,74 @@
 -- Python twin: clfeval._prob (log_loss, brier, calibration). Conventions: see 00_helpers.sql.
 --
 -- p is the probability of the class pos_label. Aggregate macros leave out rows with a NULL (or
--- NaN) y, p or weight, and raise when a probability lies outside [0, 1]; they never clip or
--- renormalise except as scikit-learn does for log loss.
+-- NaN) y, p or weight, and raise when a probability lies outside [0, 1] (infinite values
+-- included), when p holds no numbers, and on the label and weight checks of 20_label.sql; they
+-- never clip or renormalise except as scikit-learn does for log loss.
+
+-- value, or an error from the checks of a probability macro named who: p holds numbers, then
+-- those of _clf_agg_guard (y and pos_label of one kind, finite weights >= 0).
+CREATE OR REPLACE MACRO _clf_prob_guard(value, y, p, pos_label, weight, who) AS
+    CASE
+        WHEN _clf_check_number(_clf_agg_type(p), printf('%s: p (%s)', who, _clf_agg_type(p)),
+                'probabilities')
+            THEN _clf_agg_guard(value, y, NULL, pos_label, true, weight, who)
+    END;
 
 -- scikit-learn clips to [eps, 1 - eps] with eps the float64 machine epsilon.
 CREATE OR REPLACE MACRO _clf_clip(x) AS
     least(greatest(CAST(x AS DOUBLE), 2.220446049250313e-16), 1 - 2.220446049250313e-16);
 
 CREATE OR REPLACE MACRO clf_log_loss(y, p, pos_label := 1, weight := NULL) AS
-    _clf_proba_guard(
-        _clf_div(
-            sum(CASE WHEN y IS NOT NULL AND _clf_num(p) IS NOT NULL THEN _clf_weight(weight) * -ln(
-                CASE WHEN y = pos_label THEN _clf_clip(p) ELSE _clf_clip(1 - _clf_num(p)) END) END),
-            _clf_sum(y IS NOT NULL AND _clf_num(p) IS NOT NULL, weight),
-            NULL),
-        p, 'clf_log_loss');
+    _clf_prob_guard(
+        _clf_proba_guard(
+            _clf_div(
+                sum(CASE WHEN y IS NOT NULL AND _clf_num(p) IS NOT NULL THEN _clf_weight(weight) * -ln(
+                    CASE WHEN _clf_eq(y, pos_label) THEN _clf_clip(_clf_num(p))
+                        ELSE _clf_clip(1 - _clf_num(p)) END) END),
+                _clf_sum(y IS NOT NULL AND _clf_num(p) IS NOT NULL, weight),
+                NULL),
+            p, 'clf_log_loss'),
+        y, p, pos_label, weight, 'clf_log_loss');
 
 COMMENT ON MACRO clf_log_loss IS
-'Binary log loss (cross-entropy): the weighted mean of -ln(q), q the probability given to the actual class (p for pos_label, 1 - p otherwise), clipped to [eps, 1 - eps] with eps = 2.22e-16 as scikit-learn log_loss on float64 (with labels given, so one class is fine). Aggregate macro: clf_log_loss(y, p, pos_label := 1, weight := NULL). NULL when no row is left; probabilities outside [0, 1] raise. Rows with a NULL in y, p or weight, or a NaN p, are left out. Python twin: clfeval.log_loss.';
+'Binary log loss (cross-entropy): the weighted mean of -ln(q), q the probability given to the actual class (p for pos_label, 1 - p otherwise), clipped to [eps, 1 - eps] with eps = 2.22e-16 as scikit-learn log_loss on float64 (with labels given, so one class is fine). Aggregate macro: clf_log_loss(y, p, pos_label := 1, weight := NULL). NULL when no row is left; probabilities outside [0, 1] raise. Rows with a NULL in y, p or weight, or a NaN p, are left out. Errors (clfeval: ...) on p that holds no numbers, pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL and a NaN, infinite or negative weight. Python twin: clfeval.log_loss.';
 
 CREATE OR REPLACE MACRO clf_brier(y, p, pos_label := 1, weight := NULL) AS
-    _clf_proba_guard(
-        0.5 * _clf_div(
-            sum(CASE WHEN y IS NOT NULL AND _clf_num(p) IS NOT NULL THEN _clf_weight(weight) * (
-                ((CASE WHEN y = pos_label THEN 0.0 ELSE 1.0 END) - (1 - _clf_num(p)))
-                    * ((CASE WHEN y = pos_label THEN 0.0 ELSE 1.0 END) - (1 - _clf_num(p)))
-                + ((CASE WHEN y = pos_label THEN 1.0 ELSE 0.0 END) - _clf_num(p))
-                    * ((CASE WHEN y = pos_label THEN 1.0 ELSE 0.0 END) - _clf_num(p))) END),
-            _clf_sum(y IS NOT NULL AND _clf_num(p) IS NOT NULL, weight),
-            NULL),
-        p, 'clf_brier');
+    _clf_prob_guard(
+        _clf_proba_guard(
+            0.5 * _clf_div(
+                sum(CASE WHEN y IS NOT NULL AND _clf_num(p) IS NOT NULL THEN _clf_weight(weight) * (
+                    ((CASE WHEN _clf_eq(y, pos_label) THEN 0.0 ELSE 1.0 END) - (1 - _clf_num(p)))
+                        * ((CASE WHEN _clf_eq(y, pos_label) THEN 0.0 ELSE 1.0 END) - (1 - _clf_num(p)))
+                    + ((CASE WHEN _clf_eq(y, pos_label) THEN 1.0 ELSE 0.0 END) - _clf_num(p))
+                        * ((CASE WHEN _clf_eq(y, pos_label) THEN 1.0 ELSE 0.0 END) - _clf_num(p))) END),
+                _clf_sum(y IS NOT NULL AND _clf_num(p) IS NOT NULL, weight),
+                NULL),
+            p, 'clf_brier'),
+        y, p, pos_label, weight, 'clf_brier');
 
 COMMENT ON MACRO clf_brier IS
-'Brier score: the weighted mean of (outcome - p)^2, outcome 1 for pos_label and 0 otherwise (scikit-learn brier_score_loss for binary data). Aggregate macro: clf_brier(y, p, pos_label := 1, weight := NULL). NULL when no row is left; probabilities outside [0, 1] raise. Rows with a NULL in y, p or weight, or a NaN p, are left out. Python twin: clfeval.brier.';
+'Brier score: the weighted mean of (outcome - p)^2, outcome 1 for pos_label and 0 otherwise (scikit-learn brier_score_loss for binary data). Aggregate macro: clf_brier(y, p, pos_label := 1, weight := NULL). NULL when no row is left; probabilities outside [0, 1] raise. Rows with a NULL in y, p or weight, or a NaN p, are left out. Errors (clfeval: ...) on p that holds no numbers, pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL and a NaN, infinite or negative weight. Python twin: clfeval.brier.';
 
 CREATE OR REPLACE MACRO clf_calibration(
     tbl, y, proba, group_cols := [], weight_col := NULL, pos_label := 1, n_bins := 10,
     strategy := 'uniform'
 ) AS TABLE
-WITH rows_in AS MATERIALIZED (FROM _clf_score_rows(tbl, y, proba, group_cols, weight_col, pos_label)),
+WITH args AS MATERIALIZED (FROM _clf_score_args(tbl, y, proba, pos_label, 'proba')),
+rows_in AS MATERIALIZED (FROM _clf_score_rows(tbl, y, proba, group_cols, weight_col, pos_label)),
 checked AS (
     SELECT CASE
         WHEN strategy IS NULL OR strategy NOT IN ('uniform', 'quantile') THEN error(printf(
             'clfeval: strategy = %s is not ''uniform'' or ''quantile''',
             coalesce('''' || strategy || '''', 'NULL')))
-        WHEN n_bins IS NULL OR n_bins < 1 THEN error(printf(
-            'clfeval: n_bins = %s must be a whole number >= 1', coalesce(CAST(n_bins AS VARCHAR), 'NULL')))
+        WHEN _clf_checked_bins(n_bins) IS NULL THEN false
+        WHEN weight_col IS NOT NULL AND NOT _clf_check_weights(
+                count_if(isnan(__clf_w)),
+                count_if(isinf(__clf_w)),
+                count_if(__clf_w < 0),
+                min(__clf_w),
+                printf('column %s (role weight)', _clf_quoted(weight_col)))
+            THEN false
         ELSE _clf_check_proba(
             count(*) FILTER (WHERE isnan(__clf_s)),
             count(*) FILTER (WHERE NOT isnan(__clf_s) AND (__clf_s < 0 OR __clf_s > 1)),
@@ -58,9 +80,10 @@ checked AS (
     FROM rows_in
 ),
 -- Bin edges k / n_bins (k = 1 .. n_bins - 1) computed as numpy.linspace does: k * (1 / n_bins).
+-- _clf_checked_bins raises before a list of 10^8 edges is built (the list is a constant).
 uniform_edges AS (
     SELECT list_transform(
-        range(1, n_bins),
+        range(1, CAST(_clf_checked_bins(n_bins) AS BIGINT)),
         lambda k: CAST(k AS DOUBLE) * _clf_div(1, n_bins, NULL)) AS edges
 ),
 -- Quantile edges: numpy.percentile's linear interpolation between order statistics.
@@ -81,7 +104,7 @@ wanted AS (
             CAST(__clf_n - 1 AS DOUBLE)
                 * ((CAST(k AS DOUBLE) * _clf_div(1, n_bins, NULL)) * 100 / 100) AS __clf_v
         FROM (SELECT DISTINCT __clf_key, __clf_n FROM ranked),
-            (SELECT unnest(range(1, n_bins)) AS k)
+            (SELECT unnest(range(1, CAST(_clf_checked_bins(n_bins) AS BIGINT))) AS k)
     )
 ),
 quantile_edges AS (
@@ -112,8 +135,8 @@ bins AS (
             AS fraction_positive,
         sum(__clf_w) AS count__d,
         TRY_CAST(sum(__clf_w) AS BIGINT) AS count__i
-    FROM binned, checked
-    WHERE checked.ok
+    FROM binned, checked, args
+    WHERE checked.ok AND args.ok
     GROUP BY ALL
     HAVING sum(__clf_w) > 0
 )
@@ -126,4 +149,4 @@ FROM (
 ORDER BY __clf_key, bin;
 
 COMMENT ON MACRO TABLE clf_calibration IS
-'Calibration (reliability) curve: (group columns..., bin, mean_predicted, fraction_positive, count), one row per non-empty bin (bin numbered from 0), the points of scikit-learn calibration_curve(y, proba, n_bins=, strategy=) with prob_pred = mean_predicted and prob_true = fraction_positive. Usage: FROM clf_calibration(''preds'', ''y'', ''p'', group_cols := [], weight_col := NULL, pos_label := 1, n_bins := 10, strategy := ''uniform''). ''uniform'' bins split [0, 1] evenly; ''quantile'' bins put the same number of rows in each bin (edges from the rows of nonzero weight, unweighted, as numpy.percentile). A probability on an inner edge falls in the lower bin. count is BIGINT (DOUBLE, and the means weighted, with weight_col). Probabilities outside [0, 1] or NaN raise. Rows with a NULL in y, p or the weight are left out. Python twin: clfeval.calibration.';
+'Calibration (reliability) curve: (group columns..., bin, mean_predicted, fraction_positive, count), one row per non-empty bin (bin numbered from 0), the points of scikit-learn calibration_curve(y, proba, n_bins=, strategy=) with prob_pred = mean_predicted and prob_true = fraction_positive. Usage: FROM clf_calibration(''preds'', ''y'', ''p'', group_cols := [], weight_col := NULL, pos_label := 1, n_bins := 10, strategy := ''uniform''). ''uniform'' bins split [0, 1] evenly; ''quantile'' bins put the same number of rows in each bin (edges from the rows of nonzero weight, unweighted, as numpy.percentile). A probability on an inner edge falls in the lower bin. count is BIGINT (DOUBLE, and the means weighted, with weight_col). Probabilities outside [0, 1] or NaN raise. Rows with a NULL in y, p or the weight are left out. Errors (clfeval: ...) on pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, NaN, infinite or negative weights, and n_bins that is not an integer from 1 to 1000. Python twin: clfeval.calibration.';

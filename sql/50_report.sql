@@ -4,20 +4,22 @@
 CREATE OR REPLACE MACRO clf_report(
     tbl, y, yhat, group_cols := [], weight_col := NULL, labels := NULL, zero_division := 0.0
 ) AS TABLE
-WITH base AS MATERIALIZED (FROM _clf_label_counts(tbl, y, yhat, group_cols, weight_col, labels)),
+WITH base AS MATERIALIZED (
+    FROM _clf_label_counts(tbl, y, yhat, group_cols, weight_col, labels, NULL, false)
+),
 per_class AS (
     SELECT __clf_key, __clf_ord, CAST(actual AS VARCHAR) AS label, tp, pred, support,
         _clf_div(tp, pred, zero_division) AS precision,
         _clf_div(tp, support, zero_division) AS recall,
         _clf_div(2 * tp, support + pred, zero_division) AS f1
     FROM base
-    WHERE __clf_ord IS NOT NULL
+    WHERE __clf_ord IS NOT NULL AND _clf_check_zero_division(zero_division, '')
 ),
 -- scikit-learn names the first summary row 'micro avg' instead of 'accuracy' when labels
 -- leaves out a class present in the data.
 unlisted AS (
     SELECT __clf_key,
-        count(*) FILTER (WHERE labels IS NOT NULL AND NOT list_contains(labels, label)) AS n_unlisted
+        count(*) FILTER (WHERE labels IS NOT NULL AND NOT _clf_listed(labels, label)) AS n_unlisted
     FROM (
         SELECT __clf_key, actual AS label FROM base WHERE __clf_ord IS NULL
         UNION
@@ -64,4 +66,4 @@ FROM (
 ORDER BY __clf_key, __clf_part, __clf_ord;
 
 COMMENT ON MACRO TABLE clf_report IS
-'Classification report as a tidy table: (group columns..., label VARCHAR, precision, recall, f1, support), one row per class in class order, then the rows ''accuracy'' (precision and recall NULL, f1 = accuracy, support = total; named ''micro avg'' with micro-averaged values when labels leaves out a class present in the data, as scikit-learn), ''macro avg'' and ''weighted avg'' (weighted by support). The numbers of scikit-learn classification_report(output_dict=True). Usage: FROM clf_report(''preds'', ''y'', ''yhat'', group_cols := [], weight_col := NULL, labels := NULL, zero_division := 0.0). zero_division NULL leaves undefined classes out of the averages. support is BIGINT (DOUBLE with weight_col). Rows with a NULL in y, yhat or the weight are left out. Python twin: clfeval.report(...).table.';
+'Classification report as a tidy table: (group columns..., label VARCHAR, precision, recall, f1, support), one row per class in class order, then the rows ''accuracy'' (precision and recall NULL, f1 = accuracy, support = total; named ''micro avg'' with micro-averaged values when labels leaves out a class present in the data, as scikit-learn), ''macro avg'' and ''weighted avg'' (weighted by support). The numbers of scikit-learn classification_report(output_dict=True). Usage: FROM clf_report(''preds'', ''y'', ''yhat'', group_cols := [], weight_col := NULL, labels := NULL, zero_division := 0.0). zero_division NULL leaves undefined classes out of the averages. support is BIGINT (DOUBLE with weight_col). Rows with a NULL in y, yhat or the weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), NaN, infinite or negative weights, labels that is empty, lists a class twice or NULL, holds another kind than y, or matches no class of the data, and zero_division other than 0, 1 or NULL. Python twin: clfeval.report(...).table.';

@@ -351,6 +351,11 @@ def labels_option(draw: st.DrawFn, values: list) -> list | None:
     return draw(st.lists(st.sampled_from(pool), min_size=1, max_size=len(pool), unique=True))
 
 
+def labels_match_nothing(df: pl.DataFrame, labels: list | None) -> bool:
+    """The macros raise when no listed class occurs in y or yhat (of any group)."""
+    return labels is not None and not set(labels) & (set(df["y"]) | set(df["yhat"]))
+
+
 @SETTINGS
 @given(case=frames(classes=4), weighted=st.booleans(), data=st.data())
 def test_confusion_counts_report_match_sklearn(con, case, weighted, data):
@@ -358,10 +363,10 @@ def test_confusion_counts_report_match_sklearn(con, case, weighted, data):
     labels = data.draw(labels_option(values))
     zd = data.draw(st.sampled_from([0.0, 1.0, None]))
     opts = {"by": BY, "weight": "w" if weighted else None, "labels": labels, "con": con}
-    if labels is not None and not (set(df["y"]) | set(df["yhat"])) & set(labels):
-        for run in (sql.confusion_matrix, sql.counts, sql.report):  # as the Polars front door
+    if labels_match_nothing(df, labels):
+        for fn in (sql.confusion_matrix, sql.counts, sql.report):
             with pytest.raises(InputError, match="none of labels"):
-                run(df, "y", "yhat", **opts)
+                fn(df, "y", "yhat", **opts)
         return
     cm = sql.confusion_matrix(df, "y", "yhat", **opts)
     counts = sql.counts(df, "y", "yhat", **opts)
@@ -429,7 +434,7 @@ def test_metrics_match_sklearn(con, case, weighted, data):
     )
     labels = None if average == "binary" else data.draw(labels_option(values))
     zd = data.draw(st.sampled_from([0.0, 1.0, None]))
-    kw = {
+    opts = {
         "average": average,
         "pos_label": values[-1],
         "labels": labels,
@@ -438,13 +443,11 @@ def test_metrics_match_sklearn(con, case, weighted, data):
         "weight": "w" if weighted else None,
         "con": con,
     }
-    present = set(df["y"]) | set(df["yhat"])
-    if labels is not None and not present & set(labels):
-        # clfeval's rule (scikit-learn's for confusion_matrix): some listed class must occur
+    if labels_match_nothing(df, labels):
         with pytest.raises(InputError, match="none of labels"):
-            sql.metrics(df, "y", "yhat", **kw)
+            sql.metrics(df, "y", "yhat", **opts)
         return
-    res = sql.metrics(df, "y", "yhat", **kw)
+    res = sql.metrics(df, "y", "yhat", **opts)
     assert res.columns == [*BY, "accuracy", "balanced_accuracy", "precision", "recall", "f1", "mcc"]
     assert_group_order(res)
     for key, sub in groups(df):
