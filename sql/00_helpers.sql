@@ -316,26 +316,31 @@ CREATE OR REPLACE MACRO _clf_proba_guard(value, p, metric) AS
         ELSE value
     END;
 
--- Matthews correlation from binary counts, in scikit-learn's covariance form: with n rows,
--- t = (actual negatives, actual positives) and p = (predicted negatives, predicted positives),
--- (correct n - t.p) / sqrt((n^2 - p.p)(n^2 - t.t)); 0.0 when the denominator is 0.
-CREATE OR REPLACE MACRO _clf_mcc(tp, fp, fn, tn) AS
+-- MCC from shares of the rows (correct c, predicted p1/p0, actual t1/t0): scikit-learn's
+-- covariance form, (c - t.p) / sqrt((1 - p.p)(1 - t.t)), on shares, so huge weights cannot
+-- overflow the products; 0.0 when a marginal is constant (a one-class marginal is exactly 1,
+-- its total being the row count itself).
+CREATE OR REPLACE MACRO _clf_mcc_shares(c, p1, p0, t1, t0) AS
     _clf_div(
-        (tp + tn) * (tp + fp + fn + tn) - ((tn + fp) * (tn + fn) + (tp + fn) * (tp + fp)),
-        sqrt(greatest(
-            ((tp + fp + fn + tn) * (tp + fp + fn + tn) - ((tn + fn) * (tn + fn) + (tp + fp) * (tp + fp)))
-            * ((tp + fp + fn + tn) * (tp + fp + fn + tn) - ((tn + fp) * (tn + fp) + (tp + fn) * (tp + fn))),
-            0)),
+        c - (t0 * p0 + t1 * p1),
+        sqrt(greatest((1 - (p0 * p0 + p1 * p1)) * (1 - (t0 * t0 + t1 * t1)), 0)),
         0.0);
 
--- Cohen's kappa from binary counts, in scikit-learn's form: 1 - observed disagreement
--- (fp + fn) / expected disagreement (pred_neg true_pos / n + pred_pos true_neg / n); NULL when
--- there are no rows or the expected disagreement is 0.
+-- Matthews correlation of pos_label against the rest, from binary counts (as shares).
+CREATE OR REPLACE MACRO _clf_mcc(tp, fp, fn, tn) AS
+    _clf_mcc_shares(
+        _clf_div(tp + tn, tp + fp + fn + tn, 0.0),
+        _clf_div(tp + fp, tp + fp + fn + tn, 0.0), _clf_div(tn + fn, tp + fp + fn + tn, 0.0),
+        _clf_div(tp + fn, tp + fp + fn + tn, 0.0), _clf_div(tn + fp, tp + fp + fn + tn, 0.0));
+
+-- Cohen's kappa from binary counts, in scikit-learn's form on shares of the rows: 1 - observed
+-- disagreement (fp + fn) / expected disagreement (pred_neg true_pos + pred_pos true_neg); NULL
+-- when there are no rows or the expected disagreement is 0.
 CREATE OR REPLACE MACRO _clf_kappa(tp, fp, fn, tn) AS
     1 - _clf_div(
-        fp + fn,
-        _clf_div((tn + fn) * (tp + fn), tp + fp + fn + tn, NULL)
-            + _clf_div((tp + fp) * (tn + fp), tp + fp + fn + tn, NULL),
+        _clf_div(fp + fn, tp + fp + fn + tn, NULL),
+        _clf_div(tn + fn, tp + fp + fn + tn, NULL) * _clf_div(tp + fn, tp + fp + fn + tn, NULL)
+            + _clf_div(tp + fp, tp + fp + fn + tn, NULL) * _clf_div(tn + fp, tp + fp + fn + tn, NULL),
         NULL);
 
 -- Balanced accuracy of two classes: the mean recall over the classes present (weight > 0).

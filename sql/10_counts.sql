@@ -229,7 +229,9 @@ SELECT _clf_check_finite(
         count_if(isinf(__clf_w)),
         count_if(__clf_w < 0),
         min(__clf_w),
-        printf('column %s (role weight)', _clf_quoted(weight_col)))) AS ok
+        printf('column %s (role weight)', _clf_quoted(weight_col)))) AS ok,
+    -- the largest weight: the areas divide by it so that products of huge weights stay finite
+    coalesce(nullif(CAST(max(__clf_w) AS DOUBLE), 0), 1.0) AS w_scale
 FROM _clf_score_rows(tbl, y, score, group_cols, weight_col, pos_label),
     _clf_score_plan(tbl, y, score, group_cols, weight_col, pos_label) AS plan
 WHERE plan.by_row;
@@ -269,27 +271,45 @@ FROM g, checked
 WHERE checked.ok;
 
 -- Running sums for the Mann-Whitney area and average precision, over every row (zero weights
--- included): one row per unit, where a unit is a distinct score of the group (GROUP BY plan)
+-- included), weights divided by the largest weight: one row per unit, where a unit is a distinct score of the group (GROUP BY plan)
 -- or a row (row plan), with its positive and negative weight (pos, neg) and the weight at or
 -- above its score (tp, fp; tied rows count in full, whichever plan). With skip_rows the row
 -- plan gives no rows (the caller has a cheaper formula for that case).
 CREATE OR REPLACE MACRO _clf_score_cum(tbl, y, score, group_cols, weight_col, pos_label, skip_rows) AS TABLE
 WITH args AS MATERIALIZED (FROM _clf_score_args(tbl, y, score, pos_label, 'score')),
 plan AS MATERIALIZED (FROM _clf_score_plan(tbl, y, score, group_cols, weight_col, pos_label)),
+-- Weights are divided by the largest one (the areas are ratios, so the scale cancels) and
+-- products of huge weights stay finite; without a weight column the rows keep BIGINT 1.
 by_row AS (
     SELECT __clf_key, __clf_part, __clf_s,
-        CASE WHEN __clf_pos THEN __clf_w ELSE 0 END AS pos,
-        CASE WHEN __clf_pos THEN 0 ELSE __clf_w END AS neg
-    FROM _clf_score_rows(tbl, y, score, group_cols, weight_col, pos_label), plan,
-        _clf_score_row_check(tbl, y, score, group_cols, weight_col, pos_label) AS c
-    WHERE plan.by_row AND c.ok AND NOT skip_rows
+        COLUMNS(_clf_typed(weight_col, '__clf_pw')) AS pos,
+        COLUMNS(_clf_typed(weight_col, '__clf_nw')) AS neg
+    FROM (
+        SELECT r.*,
+            CASE WHEN __clf_pos THEN __clf_w ELSE 0 END AS __clf_pw__i,
+            CASE WHEN __clf_pos THEN 0 ELSE __clf_w END AS __clf_nw__i,
+            CASE WHEN __clf_pos THEN __clf_w / c.w_scale ELSE 0.0 END AS __clf_pw__d,
+            CASE WHEN __clf_pos THEN 0.0 ELSE __clf_w / c.w_scale END AS __clf_nw__d
+        FROM _clf_score_rows(tbl, y, score, group_cols, weight_col, pos_label) AS r, plan,
+            _clf_score_row_check(tbl, y, score, group_cols, weight_col, pos_label) AS c
+        WHERE plan.by_row AND c.ok AND NOT skip_rows
+    )
+),
+by_score AS (
+    SELECT __clf_key, threshold,
+        CAST(pos AS DOUBLE) / CASE WHEN weight_col IS NULL THEN 1.0 ELSE scale END AS pos,
+        CAST(neg AS DOUBLE) / CASE WHEN weight_col IS NULL THEN 1.0 ELSE scale END AS neg
+    FROM (
+        SELECT *, coalesce(nullif(max(greatest(pos, neg)) OVER (), 0), 1.0) AS scale
+        FROM _clf_score_groups(tbl, y, score, group_cols, weight_col, pos_label)
+    )
 )
 SELECT __clf_key,
     CAST(pos AS DOUBLE) AS pos,
     CAST(neg AS DOUBLE) AS neg,
     CAST(sum(pos) OVER w_score AS DOUBLE) AS tp,
     CAST(sum(neg) OVER w_score AS DOUBLE) AS fp
-FROM _clf_score_groups(tbl, y, score, group_cols, weight_col, pos_label), args
+FROM by_score, args
 WHERE args.ok
 WINDOW w_score AS (
     PARTITION BY __clf_key ORDER BY threshold DESC

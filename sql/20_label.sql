@@ -201,7 +201,10 @@ seen AS (
             coalesce(sum(n) FILTER (WHERE truth AND actual = predicted), 0),
             sum(n) FILTER (WHERE truth), NULL) AS recall,
         coalesce(sum(n) FILTER (WHERE truth), 0) AS t,
-        coalesce(sum(n) FILTER (WHERE NOT truth), 0) AS p
+        coalesce(sum(n) FILTER (WHERE NOT truth), 0) AS p,
+        -- the group's totals, so the MCC is computed on shares (no overflow of products)
+        sum(coalesce(sum(n) FILTER (WHERE truth), 0)) OVER (PARTITION BY __clf_key) AS t_total,
+        sum(coalesce(sum(n) FILTER (WHERE NOT truth), 0)) OVER (PARTITION BY __clf_key) AS p_total
     FROM (
         SELECT *, actual AS label, true AS truth FROM pairs
         UNION ALL
@@ -214,7 +217,9 @@ per_group AS (
         count(*) AS n_seen,
         bool_or(average = 'binary' AND label = pos_label) AS has_pos,
         avg(recall) AS balanced_accuracy,
-        sum(t * p) AS tp_dot, sum(t * t) AS tt, sum(p * p) AS pp
+        sum(_clf_div(t, t_total, 0.0) * _clf_div(p, p_total, 0.0)) AS tp_dot,
+        sum(_clf_div(t, t_total, 0.0) * _clf_div(t, t_total, 0.0)) AS tt,
+        sum(_clf_div(p, p_total, 0.0) * _clf_div(p, p_total, 0.0)) AS pp
     FROM seen GROUP BY ALL
 ),
 checked AS (
@@ -277,10 +282,11 @@ result AS (
             WHEN 'macro' THEN a.macro_f
             WHEN 'weighted' THEN a.weighted_f
         END AS f1,
-        -- Gorodkin's multiclass MCC in scikit-learn's form; 0.0 when the denominator is 0
+        -- Gorodkin's multiclass MCC in scikit-learn's form, on shares of the rows; 0.0 when
+        -- the denominator is 0
         _clf_div(
-            o.c * o.s - coalesce(g.tp_dot, 0),
-            sqrt(greatest((o.s * o.s - coalesce(g.pp, 0)) * (o.s * o.s - coalesce(g.tt, 0)), 0)),
+            _clf_div(o.c, o.s, 0.0) - coalesce(g.tp_dot, 0),
+            sqrt(greatest((1 - coalesce(g.pp, 0)) * (1 - coalesce(g.tt, 0)), 0)),
             0.0) AS mcc
     FROM overall AS o
     JOIN per_group AS g USING (__clf_key)

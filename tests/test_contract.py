@@ -259,3 +259,27 @@ def test_generated_sql_nulls_groups_with_meaningless_values() -> None:
     assert rows[0][1] == pytest.approx(skm.log_loss([1, 0, 1], [0.9, 0.2, 0.6]))
     with pytest.raises(InputError, match="zero_division=7"):
         sql.query("report", table="t", y="y", yhat="yhat", zero_division=7)
+
+
+@pytest.mark.parametrize("scale", [1e160, 1e300])
+def test_huge_weights_in_the_sql_macros(scale: float) -> None:
+    rng = np.random.default_rng(4)
+    df = pl.DataFrame(
+        {"y": rng.integers(0, 3, 300), "s": rng.random(300), "w": rng.random(300) + 0.5}
+    ).with_columns(yhat=(pl.col("s") * 3).floor().cast(pl.Int64), yb=(pl.col("y") == 1))
+    con = duckdb.connect()
+    sql.load(con)
+    got = []
+    for factor in (1.0, scale):
+        con.register("t", df.with_columns(pl.col("w") * factor))
+        got.append(
+            con.sql(
+                "SELECT (SELECT auroc FROM clf_auroc('t', 'yb', 's', weight_col := 'w', "
+                "pos_label := true)), (SELECT mcc FROM clf_metrics('t', 'y', 'yhat', "
+                "weight_col := 'w', average := 'macro')), clf_mcc(yb, s > 0.5, pos_label := true, "
+                "weight := w), clf_cohen_kappa(yb, s > 0.5, pos_label := true, weight := w) FROM t"
+            ).fetchall()[0]
+        )
+    assert got[1] == pytest.approx(got[0], rel=1e-9)
+    expected = skm.roc_auc_score(df["yb"], df["s"], sample_weight=df["w"])
+    assert got[1][0] == pytest.approx(expected, rel=1e-9)

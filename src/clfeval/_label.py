@@ -143,16 +143,17 @@ def balanced_from(c: OvR, adjusted: bool) -> pl.Expr:
 def mcc_from(c: OvR) -> pl.Expr:
     """Gorodkin's R_K from per-class actual (t), predicted (p) and correct counts.
 
-    Computed on the shares t/s, p/s and correct/s (the coefficient does not depend on the
-    scale), so huge weights cannot overflow the products.
+    Computed on shares (t and the correct count over the rows, p over its own total, the
+    same number), so huge weights cannot overflow the products and a one-class marginal is
+    exactly 1; 0.0 when a marginal is constant, as scikit-learn.
     """
-    s = c.pred.sum()  # scikit-learn's n_samples: the sum of the predicted totals
-    t, p, correct = share(c.support, s), share(c.pred, s), c.tp.sum() / s
+    s, sp = c.support.sum(), c.pred.sum()
+    t, p, correct = share(c.support, s), share(c.pred, sp), c.tp.sum() / sp
     cov_tp = correct - (t * p).sum()
     cov_pp = 1.0 - (p * p).sum()
     cov_tt = 1.0 - (t * t).sum()
     den = cov_pp * cov_tt
-    return pl.when((den == 0) | (s == 0)).then(0.0).otherwise(cov_tp / den.sqrt())
+    return pl.when((den == 0) | (sp == 0)).then(0.0).otherwise(cov_tp / den.sqrt())
 
 
 def kappa_from(observed: pl.Expr, expected: pl.Expr) -> pl.Expr:
