@@ -18,10 +18,7 @@ import sklearn.metrics as skm
 from hostile_surfaces import (
     LAZY,
     NAN,
-    POLARS,
-    SQL,
     SURFACES,
-    TABLE,
     Surface,
     assert_frames,
     base,
@@ -626,6 +623,3 @@ def test_many_classes_give_linear_output(engine: str) -> None:
 def test_many_classes_report() -> None:
     rep = ce.report(_many(), "y", "yhat")
     assert rep.table.height == K + 3
-
-
-_ = (POLARS, SQL, TABLE)  # the registry's engines, all reached through SURFACES
