@@ -427,7 +427,7 @@ def test_arrow_stream_objects_are_frames(surface: Surface) -> None:
     expected = surface.run(base())
     kind, got = outcome(lambda: surface.run(ArrowStream(base())))
     assert kind == "ok", f"an Arrow stream was refused: {got}"
-    assert got.equals(expected)
+    assert_frames(got, expected, "Arrow stream")
 
 
 @pytest.mark.parametrize("surface", ARROW, ids=ids(ARROW))
@@ -435,7 +435,7 @@ def test_pyarrow_tables_are_frames(surface: Surface) -> None:
     expected = surface.run(base())
     kind, got = outcome(lambda: surface.run(base().to_arrow()))
     assert kind == "ok", f"a pyarrow Table was refused: {got}"
-    assert got.equals(expected)
+    assert_frames(got, expected, "pyarrow Table")
 
 
 # --- names: group columns named like outputs, internal names, case, hostile text ----------------
@@ -553,7 +553,7 @@ def test_names_that_differ_only_in_case(surface: Surface) -> None:
         assert "case" in str(got), str(got)
         return
     assert kind == "ok", got
-    assert got.equals(surface.run(base())), got.rows()[:3]
+    assert_frames(got, surface.run(base()), "y and Y")
 
 
 HOSTILE_NAMES = {"y": HOSTILE, "yhat": "</script> 'p'", "s": 'sc"ore; --', "w": "w\tñ 名",
@@ -575,7 +575,7 @@ def test_hostile_column_names_give_the_plain_answer(surface: Surface) -> None:
     kind, got = outcome(lambda: surface.run(df, HOSTILE_NAMES["y"], renames.get(x, x), **kw))
     assert kind == "ok", got
     expected = surface.run(base(), "y", x, **plain)
-    assert got.rename({HOSTILE_NAMES["g"]: "g"}).equals(expected), (got.rows()[:2],)
+    assert_frames(got.rename({HOSTILE_NAMES["g"]: "g"}), expected, "hostile names")
 
 
 def _hostile_labels(df: pl.DataFrame) -> pl.DataFrame:
@@ -597,7 +597,7 @@ def test_hostile_label_text_gives_the_numeric_answer(surface: Surface) -> None:
     assert kind == "ok", got
     expected = surface.run(base())
     keep = [c for c in expected.columns if c not in LABEL_COLUMNS]
-    assert got.select(keep).equals(expected.select(keep)), (got.rows()[:3], expected.rows()[:3])
+    assert_frames(got.select(keep), expected.select(keep), "hostile labels")
     for c in LABEL_COLUMNS:
         if c in got.columns and c in expected.columns and c != "strategy":
             assert got[c].cast(pl.String).to_list()[:2] != [None, None]
