@@ -19,7 +19,7 @@ import sklearn.metrics as skm
 from hostile_surfaces import INF, NAN, base, close, expect_error, set_row
 
 import clfeval as ce
-from clfeval._cli import main
+from clfeval.cli import main
 
 RAW_TEXT = (
     "Traceback",

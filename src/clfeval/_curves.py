@@ -36,8 +36,9 @@ from clfeval._validate import (
     Missing,
     Prepared,
     check_class_value,
+    check_score_classes,
+    expand_list_scores,
     prepare,
-    score_columns,
 )
 from clfeval.exceptions import InputError
 
@@ -75,54 +76,6 @@ def over(expr: pl.Expr, keys: list[str]) -> pl.Expr:
 # --- validation and the long frame -----------------------------------------------------------
 
 
-def expand_list_scores(
-    data: Frame, score: FrameScore, labels: Sequence[Any] | None
-) -> tuple[Frame, str | dict[Any, str]]:
-    """Normalise ``score``; a List/Array column becomes one column ``name[label]`` per class."""
-    if isinstance(score, str) and isinstance(data, pl.DataFrame | pl.LazyFrame):
-        schema = data.lazy().collect_schema()
-        dtype = schema.get(score)
-        if not isinstance(dtype, pl.List | pl.Array):
-            return data, score
-        if not dtype.inner.is_numeric():
-            raise InputError(
-                f"column {score!r} (score) holds lists of {dtype.inner}, not of numbers",
-                column=score,
-                role="score",
-                rule="dtype",
-                hint="per-class scores must be numbers",
-            )
-        if labels is None:
-            raise InputError(
-                f"column {score!r} holds a list of scores per row; labels= must name them",
-                column=score,
-                role="score",
-                rule="score_labels",
-                hint="pass labels=[...] in the order of the list elements",
-            )
-        names = {label: f"{score}[{label}]" for label in labels}
-        parts = [
-            pl.col(score).cast(pl.List(pl.Float64)).list.get(i, null_on_oob=True).alias(n)
-            for i, n in enumerate(names.values())
-        ]
-        return data.with_columns(parts), names
-    if isinstance(score, str):
-        return data, score
-    out = score_columns(score, labels)
-    assert isinstance(out, dict)
-    if labels is not None:
-        missing = [label for label in labels if label not in out]
-        if missing:
-            raise InputError(
-                f"labels {missing!r} have no score column in the mapping",
-                role="labels",
-                rule="score_labels",
-                hint=f"the mapping has the classes {list(out)!r}",
-            )
-        out = {label: out[label] for label in labels}
-    return data, out
-
-
 def setup(
     data: Frame,
     y: str,
@@ -142,7 +95,7 @@ def setup(
     copy of the rows per class), ``__clf_s`` (Float64), ``__clf_pos`` (Boolean) and, with a
     weight, ``__clf_w``.
     """
-    data, scores = expand_list_scores(data, score, labels)
+    data, scores = expand_list_scores(data, score, labels, "proba" if probability else "score")
     multiclass = isinstance(scores, dict)
     if multiclass:
         _check_proba_labels(scores)
@@ -168,16 +121,7 @@ def setup(
         return prep, binary_long(prep, y, scores, pos_label, weight), list(prep.by)
     for label in scores:
         check_class_value(dtype, label, y, "labels")
-    if prep.classes is not None:
-        unknown = [c for c in prep.classes if c not in scores]
-        if unknown:
-            raise InputError(
-                f"column {y!r} (y) holds {unknown[:10]!r}, which have no score column",
-                column=y,
-                role="y",
-                rule="unknown_label",
-                hint=f"the score columns cover {list(scores)!r}; add the missing classes",
-            )
+    check_score_classes(prep, scores, y)
     known = pl.any_horizontal([pl.col(y) == label for label in scores])
     parts = [
         prep.frame.filter(known).select(

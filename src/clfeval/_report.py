@@ -32,8 +32,9 @@ from clfeval._validate import (
     check_options,
     check_pos_label,
     check_proba_sums,
+    check_score_classes,
+    expand_list_scores,
     prepare,
-    score_columns,
 )
 from clfeval.exceptions import InputError
 
@@ -134,8 +135,9 @@ def _check_binary(
     prep: Prepared, y: str, average: Any, pos_label: Any, labels: Sequence[Any] | None
 ) -> None:
     if prep.classes is not None:
+        dtype = prep.frame.collect_schema()[y]
         check_labels_present(prep.classes, labels, y)
-        check_pos_label(prep.classes, pos_label, average=average, labels=labels, y=y)
+        check_pos_label(prep.classes, pos_label, average=average, labels=labels, y=y, dtype=dtype)
 
 
 def metrics(
@@ -207,7 +209,7 @@ def metrics(
                 rule="missing_argument",
                 hint="pass the score/probability column",
             )
-    scores = score_columns(score, labels)
+    data, scores = expand_list_scores(data, score, labels)
     binary_score = isinstance(scores, str) and any(n in SCORE_DEFAULT for n in names)
     # binary label metrics on eager data check pos_label against the classes found (after
     # the multiclass check, in scikit-learn's order); lazy data and scores check its kind
@@ -230,8 +232,10 @@ def metrics(
         pos_in_y=binary_score,
         outputs=[*names, "n_excluded", *COUNTS_COLUMNS],
     )
-    if isinstance(scores, dict) and any(n in ("log_loss", "brier") for n in names):
-        check_proba_sums(prep, scores)
+    if isinstance(scores, dict):
+        check_score_classes(prep, scores, y)
+        if any(n in ("log_loss", "brier") for n in names):
+            check_proba_sums(prep, scores)
     by_cols = prep.by
     label_names = [n for n in names if n in LABEL_METRICS or n == "support"]
     opts = {
@@ -580,7 +584,7 @@ def report(
             rule="target_names",
             hint="give one name per class, in the class order",
         )
-    scores = score_columns(score, labels)
+    data, scores = expand_list_scores(data, score, labels)
     binary_score = isinstance(scores, str)
     prep = prepare(
         data,
@@ -600,6 +604,7 @@ def report(
         outputs=[*REPORT_COLUMNS, *COUNTS_COLUMNS, *SCORE_DEFAULT, "strategy", "n_excluded"],
     )
     if isinstance(scores, dict):
+        check_score_classes(prep, scores, y)
         check_proba_sums(prep, scores)
     prep, pairs, yhat = pairs_of(prep, y, yhat, weight, labels)
     assert prep.classes is not None
@@ -621,7 +626,7 @@ def report(
             rows,
             y,
             yhat,
-            score=score,
+            score=scores,
             metrics=list(SCORE_DEFAULT),
             pos_label=pos_label,
             labels=labels,
@@ -841,8 +846,10 @@ def baseline(
         if metrics is not None
         else [*LABEL_DEFAULT, *(("log_loss", "brier") if binary else ())]
     )
+    # as in metrics: binary label metrics of eager data check pos_label against the classes
+    binary_labels = binary and any(n in AVERAGED for n in names)
     uses_pos = any(n in ("log_loss", "brier") for n in names) or (
-        binary and any(n in AVERAGED for n in names)
+        binary_labels and not isinstance(data, pl.DataFrame)
     )
     prep = prepare(
         data,
@@ -859,7 +866,8 @@ def baseline(
     if classes is not None:
         check_labels_present(classes, labels, y)
     if classes is not None and binary and any(n in AVERAGED for n in names):
-        check_pos_label(classes, pos_label, average=average, labels=labels, y=y)
+        dtype = prep.frame.collect_schema()[y]
+        check_pos_label(classes, pos_label, average=average, labels=labels, y=y, dtype=dtype)
     n = pl.len().cast(pl.Float64) if weight is None else pl.col(weight).cast(pl.Float64).sum()
     actual = prep.frame.group_by([*b, y]).agg(n.alias(N))
     # the majority class of each group: largest count, ties to the first in class order

@@ -22,28 +22,25 @@ NOT_GIVEN: Any = object()
 
 
 def score_columns(
-    score: str | Sequence[str] | Mapping[Any, str] | None, labels: Sequence[Any] | None
+    score: str | Sequence[str] | Mapping[Any, str] | None,
+    labels: Sequence[Any] | None,
+    role: str = "score",
 ) -> dict[Any, str] | str | None:
     """Normalise a score argument: one column, or ``{label: column}`` for multiclass."""
     if score is None or isinstance(score, str):
         return score
     if isinstance(score, Mapping):
         for key, column in score.items():
-            _options.class_value("score", key)
-            _options.column_name(f"score[{key!r}]", column)
+            _options.class_value(role, key)
+            _options.column_name(f"{role}[{key!r}]", column)
         return dict(score)
     if not isinstance(score, Sequence):
-        raise InputError(
-            f"score={score!r} is not a column name, a list of columns or a mapping",
-            role="score",
-            rule="column_type",
-            hint="pass score='p' for a binary score, or one column per class",
-        )
-    columns = [_options.column_name("score", c) for c in score]
+        _options.column_name(role, score)  # raises: the one message for a non-name
+    columns = [_options.column_name(role, c) for c in score]
     if labels is None or len(labels) != len(columns):
         raise InputError(
-            f"a list of {len(columns)} score columns needs labels= of the same length",
-            role="score",
+            f"a list of {len(columns)} {role} columns needs labels= of the same length",
+            role=role,
             rule="score_labels",
             hint="pass labels=[...] in the order of the columns, or a mapping {label: column}",
         )

@@ -47,6 +47,8 @@ __all__ = [  # the schema checks are re-exported: every front door imports check
     "check_pos_label",
     "check_proba_sums",
     "check_schema",
+    "check_score_classes",
+    "expand_list_scores",
     "is_score",
     "plan",
     "prepare",
@@ -507,6 +509,54 @@ def _count_excluded(lf: pl.LazyFrame, by: list[str], drop: pl.Expr) -> pl.DataFr
     return lf.group_by(by).agg(n).sort(by, nulls_last=True).collect()
 
 
+def expand_list_scores(
+    data: Frame, score: Any, labels: Sequence[Any] | None, role: str = "score"
+) -> tuple[Frame, str | dict[Any, str]]:
+    """Normalise ``score``; a List/Array column becomes one column ``name[label]`` per class."""
+    if isinstance(score, str) and isinstance(data, pl.DataFrame | pl.LazyFrame):
+        schema = data.lazy().collect_schema()
+        dtype = schema.get(score)
+        if not isinstance(dtype, pl.List | pl.Array):
+            return data, score
+        if not dtype.inner.is_numeric():
+            raise InputError(
+                f"column {score!r} ({role}) holds lists of {dtype.inner}, not of numbers",
+                column=score,
+                role=role,
+                rule="dtype",
+                hint="per-class scores must be numbers",
+            )
+        if labels is None:
+            raise InputError(
+                f"column {score!r} holds a list of scores per row; labels= must name them",
+                column=score,
+                role=role,
+                rule="score_labels",
+                hint="pass labels=[...] in the order of the list elements",
+            )
+        names = {label: f"{score}[{label}]" for label in labels}
+        parts = [
+            pl.col(score).cast(pl.List(pl.Float64)).list.get(i, null_on_oob=True).alias(n)
+            for i, n in enumerate(names.values())
+        ]
+        return data.with_columns(parts), names
+    if score is None or isinstance(score, str):
+        return data, score
+    out = score_columns(score, labels, role)
+    assert isinstance(out, dict)
+    if labels is not None:
+        missing = [label for label in labels if label not in out]
+        if missing:
+            raise InputError(
+                f"labels {missing!r} have no score column in the mapping",
+                role="labels",
+                rule="score_labels",
+                hint=f"the mapping has the classes {list(out)!r}",
+            )
+        out = {label: out[label] for label in labels}
+    return data, out
+
+
 # --- checks on class sets and probability rows -----------------------------------------------
 
 
@@ -541,10 +591,35 @@ def check_proba_sums(
         )
 
 
+def check_score_classes(prep: Prepared, scores: Mapping[Any, str], y: str) -> None:
+    """Every class of ``y`` needs a score column (eager input): rows of a class without one
+    would be left out silently, so they are an error (scikit-learn's 'y_true contains labels
+    not in parameter labels')."""
+    if not prep.eager:
+        return
+    present = prep.frame.select(pl.col(y).unique()).collect().to_series()
+    unknown = [c for c in present.sort().to_list() if c not in scores]
+    if unknown:
+        raise InputError(
+            f"column {y!r} (y) holds {unknown[:10]!r}, which have no score column",
+            column=y,
+            role="y",
+            rule="unknown_label",
+            hint=f"the score columns cover {list(scores)!r}; add the missing classes",
+        )
+
+
 def check_pos_label(
-    classes: Sequence[Any], pos_label: Any, *, average: Any, labels: Sequence[Any] | None, y: str
+    classes: Sequence[Any],
+    pos_label: Any,
+    *,
+    average: Any,
+    labels: Sequence[Any] | None,
+    y: str,
+    dtype: pl.DataType | None = None,
 ) -> None:
-    """sklearn's binary rules: pos_label must be a class; ``binary`` needs at most two classes."""
+    """sklearn's binary rules, in its order: ``binary`` needs at most two classes, then
+    pos_label must be of the kind of y (``dtype``, the labels' dtype) and one of its classes."""
     if average != "binary":
         return
     if len(classes) > 2:
@@ -556,6 +631,8 @@ def check_pos_label(
             rule="multiclass_binary",
             hint="choose average='macro', 'micro', 'weighted' or None",
         )
+    if dtype is not None:
+        check_class_value(dtype, pos_label, y, "pos_label", lambda: list(classes))
     if pos_label not in classes and len(classes) >= 2:
         raise InputError(
             f"pos_label={pos_label!r} is not a class of {y!r}; the classes are {list(classes)!r}",

@@ -43,6 +43,15 @@ def table_schema(con: duckdb.DuckDBPyConnection, table: str) -> pl.Schema:
     return empty.schema
 
 
+def classes_of(con: duckdb.DuckDBPyConnection, table: str, column: str) -> list[Any]:
+    """The first ten sorted values of a column (for messages naming the classes)."""
+    q = (
+        "SELECT DISTINCT __clf_v FROM (SELECT COLUMNS([$c]) AS __clf_v FROM query_table($tbl)) "
+        "WHERE __clf_v IS NOT NULL ORDER BY 1 LIMIT 10"
+    )
+    return [r[0] for r in con.sql(q, params={"tbl": table, "c": column}).fetchall()]
+
+
 @dataclass(frozen=True)
 class _Rows:
     """The checked columns under fixed aliases: ``WITH __clf_r AS (...)`` and its binds."""
@@ -113,13 +122,14 @@ def scan(
         tests.append(f"({_test(check, a[check.column], schema[check.column])} AND {scope})")
         if check.categories:
             binds["categories"] = list(check.categories)
-    items = [f"count_if({t}) AS n{i}" for i, t in enumerate(tests)]
+    # count_if of no rows is NULL in DuckDB: every count is coalesced to 0
+    items = [f"coalesce(count_if({t}), 0) AS n{i}" for i, t in enumerate(tests)]
     for i, check in enumerate(p.checks):
         if check.test == "outside01":
             c = a[check.column]
             value = f"CASE WHEN {keep} AND NOT isnan({c}) THEN {c} END"
             items += [f"min({value}) AS lo{i}", f"max({value}) AS hi{i}"]
-    items += ["count(*) AS n_rows", f"count_if({keep}) AS n_kept"]
+    items += ["count(*) AS n_rows", f"coalesce(count_if({keep}), 0) AS n_kept"]
     if p.weight is not None:
         items.append(f"sum(CASE WHEN {keep} THEN CAST({a[p.weight]} AS DOUBLE) END) AS w_kept")
     y = a[p.label_cols[0]]

@@ -122,6 +122,7 @@ class _Source:
     enum: pl.Enum | None  # the Enum of the label columns, evaluated as category codes
     classes: list[Any] | None  # the classes present, when the checks needed them
     n_excluded: pl.DataFrame | None  # rows left out by missing/nonfinite="drop", per group
+    dtype: pl.DataType | None = None  # the dtype y and yhat are compared in
 
 
 def _enum_of(schema: pl.Schema, label_cols: list[str]) -> pl.Enum | None:
@@ -154,10 +155,10 @@ class _Call:
 
     @property
     def pos_label(self) -> Any:
-        """The positive class when the call uses it, else NOT_GIVEN."""
-        if "pos_label" not in self.spec.options:
-            return _validate.NOT_GIVEN
-        if self.spec.roles == ("y", "yhat") and not self.binary:  # clf_metrics, not 'binary'
+        """The positive class, checked on the schema: scores and prevalence, which compare y
+        with it; label macros check it against the classes found, as the Polars front door
+        (scikit-learn's order: the multiclass error first), else NOT_GIVEN."""
+        if "pos_label" not in self.spec.options or self.spec.roles == ("y", "yhat"):
             return _validate.NOT_GIVEN
         return self.params.get("pos_label", _options.DEFAULTS["pos_label"])
 
@@ -186,7 +187,14 @@ def _source(con: duckdb.DuckDBPyConnection, data: Data, call: _Call) -> Iterator
     if isinstance(data, str):
         schema = _checks.table_schema(con, data)
         by = _options.group_columns(call.by, roles=roles, outputs=call.spec.outputs)
-        cast = _validate.check_schema(schema, roles, by, labels=labels, pos_label=pos_label)
+        cast = _validate.check_schema(
+            schema,
+            roles,
+            by,
+            labels=labels,
+            pos_label=pos_label,
+            present=lambda: _checks.classes_of(con, data, roles["y"]),
+        )
         plan = _validate.plan(
             schema,
             roles,
@@ -201,11 +209,11 @@ def _source(con: duckdb.DuckDBPyConnection, data: Data, call: _Call) -> Iterator
         if call.missing == "drop" or call.nonfinite == "drop":
             view, excluded = _checks.kept_view(con, data, schema, plan, by)
             try:
-                yield _Source(view, None, classes, excluded)
+                yield _Source(view, None, classes, excluded, cast or schema[roles["y"]])
             finally:
                 con.execute(f"DROP VIEW IF EXISTS {view}")  # a fixed, generated name
             return
-        yield _Source(data, None, classes, None)
+        yield _Source(data, None, classes, None, cast or schema[roles["y"]])
         return
     if not isinstance(data, pl.DataFrame | pl.LazyFrame):
         raise InputError(
@@ -249,7 +257,7 @@ def _source(con: duckdb.DuckDBPyConnection, data: Data, call: _Call) -> Iterator
     name = f"__clf_input_{secrets.token_hex(6)}"
     con.register(name, frame)
     try:
-        yield _Source(name, enum, prep.classes, prep.n_excluded)
+        yield _Source(name, enum, prep.classes, prep.n_excluded, schema[roles["y"]])
     finally:
         con.unregister(name)
 
@@ -262,7 +270,9 @@ def _check_classes(call: _Call, src: _Source) -> None:
     _validate.check_labels_present(src.classes, labels, y)
     if call.binary:
         pos_label = call.params.get("pos_label", _options.DEFAULTS["pos_label"])
-        _validate.check_pos_label(src.classes, pos_label, average="binary", labels=labels, y=y)
+        _validate.check_pos_label(
+            src.classes, pos_label, average="binary", labels=labels, y=y, dtype=src.dtype
+        )
 
 
 def _bind_labels(params: dict[str, Any], enum: pl.Enum | None) -> dict[str, Any]:
