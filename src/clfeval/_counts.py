@@ -58,6 +58,14 @@ def share(part: pl.Expr, total: pl.Expr) -> pl.Expr:
     return part / (total + 0.0 * part)
 
 
+def labels_series(labels: Sequence[Any], dtype: pl.DataType) -> pl.Series:
+    """The classes of ``labels=`` as a Series of the labels' dtype (True and False are 1 and 0
+    of a numeric column, as in Python and scikit-learn)."""
+    numeric = dtype.is_numeric()
+    values = [int(v) if numeric and isinstance(v, bool) else v for v in labels]
+    return pl.Series(values).cast(dtype)
+
+
 def weight_expr(weight: IntoExpr | None) -> pl.Expr | None:
     return None if weight is None else col(weight, "weight").cast(pl.Float64)
 
@@ -233,7 +241,7 @@ def _labels_frame(
     dtype = pairs.collect_schema()[y]
     if labels is not None:
         listed = pl.LazyFrame(
-            {"__clf_class": pl.Series(list(labels)).cast(dtype), "__clf_pos": range(len(labels))}
+            {"__clf_class": labels_series(labels, dtype), "__clf_pos": range(len(labels))}
         )
         if not by:
             return listed
@@ -326,6 +334,7 @@ def confusion_matrix(
     >>> confusion_matrix(df, "y", "yhat", labels=[1, 0])["count"].to_list()
     [2, 1, 0, 1]
     """
+    labels = _options.labels(labels)
     _options.choice(
         "normalize",
         normalize,
@@ -334,7 +343,7 @@ def confusion_matrix(
         "'all' by the grand total",
     )
     _options.flag("wide", wide)
-    outputs = ["actual", "predicted", "count" if normalize is None else "value"]
+    outputs = ["actual", "predicted", "count", "value"]  # count is computed either way
     if wide and labels is not None:
         outputs += [str(v) for v in labels]
     prep, pairs, yhat = label_pairs(
@@ -399,7 +408,7 @@ def _wide(
             .to_list()
         )
     names = (
-        pl.DataFrame({"v": pl.Series(list(labels)).cast(dtype)})
+        pl.DataFrame({"v": labels_series(labels, dtype)})
         .select(label_text(pl.col("v"), dtype).alias("v"))["v"]
         .to_list()
     )
@@ -448,6 +457,7 @@ def counts(
     >>> counts(df, "y", "yhat").row(0)
     ('a', 1, 1, 0, 1, 1)
     """
+    labels = _options.labels(labels)
     prep, pairs, yhat = label_pairs(
         data, y, yhat, labels=labels, by=by, weight=weight, missing=missing, outputs=COUNTS_COLUMNS
     )

@@ -95,6 +95,7 @@ def setup(
     copy of the rows per class), ``__clf_s`` (Float64), ``__clf_pos`` (Boolean) and, with a
     weight, ``__clf_w``.
     """
+    labels = _options.labels(labels)
     data, scores = expand_list_scores(data, score, labels, "proba" if probability else "score")
     multiclass = isinstance(scores, dict)
     if multiclass:

@@ -133,6 +133,8 @@ def labels(value: Any) -> list[Any] | None:
             "pass at least one class, or labels=None for every class in the data",
             rule="labels_empty",
         )
+    if any(isinstance(v, bool) for v in out) and not all(isinstance(v, bool) for v in out):
+        out = [int(v) if isinstance(v, bool) else v for v in out]  # True, 0 -> 1, 0 (Python's)
     seen: list[Any] = []
     for v in out:
         if any(v == s for s in seen):  # 1 and 1.0 (and True) are one class in the data

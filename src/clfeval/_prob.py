@@ -70,7 +70,7 @@ def log_loss(
     0.2798
     """
     yv, w = col(y, "y"), weight_expr(weight)
-    per_class = class_scores(proba, labels)
+    per_class = class_scores(proba, labels, "proba")
     if per_class is None:
         _options.class_value("pos_label", pos_label)
         p = col(proba, "proba").cast(F64)  # type: ignore[arg-type]
@@ -109,7 +109,7 @@ def brier(
     0.0375
     """
     yv, w = col(y, "y"), weight_expr(weight)
-    per_class = class_scores(proba, labels)
+    per_class = class_scores(proba, labels, "proba")
     if per_class is None:
         _options.class_value("pos_label", pos_label)
         p = col(proba, "proba").cast(F64)  # type: ignore[arg-type]

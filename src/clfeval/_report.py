@@ -24,6 +24,7 @@ from clfeval._counts import (
     ovr_from_counts,
     pairs_of,
 )
+from clfeval._frames import as_polars
 from clfeval._validate import (
     NOT_GIVEN,
     Frame,
@@ -174,6 +175,8 @@ def metrics(
     >>> metrics(df, "y", "yhat", metrics=["accuracy", "recall"]).row(0)
     (0.75, 0.6666666666666666)
     """
+    data = as_polars(data)
+    labels = _options.labels(labels)
     check_options(average=average, labels=labels, zero_division=zero_division)
     beta = _options.beta(beta)
     if yhat is None and score is None:
@@ -571,6 +574,8 @@ def report(
     weighted avg       0.88      0.75      0.77         4
     <BLANKLINE>
     """
+    data = as_polars(data)
+    labels = _options.labels(labels)
     check_options(labels=labels, zero_division=zero_division)
     digits = _options.digits(digits)
     if target_names is not None and (
@@ -838,6 +843,8 @@ def baseline(
     >>> baseline(df, "y", metrics=["accuracy"])["accuracy"].to_list()
     [0.75, 0.75, 0.5]
     """
+    data = as_polars(data)
+    labels = _options.labels(labels)
     check_options(average=average, labels=labels, zero_division=zero_division)
     binary = average == "binary"
     known = (*LABEL_METRICS, "log_loss", "brier")

@@ -8,10 +8,12 @@ from typing import Any, Literal
 
 import polars as pl
 
+from clfeval._frames import as_polars
 from clfeval._html import HTML, chart_notes, render_html
 from clfeval._plot import PlotNamespace
 from clfeval._report import report
 from clfeval._validate import Frame, prepare, score_columns
+from clfeval.exceptions import InputError
 
 
 def report_html(
@@ -49,6 +51,14 @@ def report_html(
     >>> page.startswith("<!DOCTYPE html>") and "Classification report" in page
     True
     """
+    if title is not None and not isinstance(title, str):
+        raise InputError(
+            f"title={title!r} is not a string",
+            role="title",
+            rule="option",
+            hint="pass the page's title as text, or leave title=None",
+        )
+    data = as_polars(data)
     frame = data.collect() if isinstance(data, pl.LazyFrame) else data
     rep = report(
         frame,

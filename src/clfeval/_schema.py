@@ -89,9 +89,18 @@ def _missing_column(name: str, role: str, schema: pl.Schema) -> InputError:
 
 
 def check_columns(schema: pl.Schema, roles: Mapping[str, str]) -> None:
-    """Raise for the first role whose column is missing. ``roles`` maps role -> column."""
+    """Raise for the first role whose column is missing or uses the reserved prefix
+    ``__clf_`` (clfeval's working columns). ``roles`` maps role -> column."""
     for role, name in roles.items():
         _options.column_name(role, name)
+        if name.startswith("__clf_"):
+            raise InputError(
+                f"column {name!r} ({role}) uses the reserved prefix '__clf_'",
+                column=name,
+                role=role,
+                rule="reserved_name",
+                hint="rename the column (clfeval names its working columns __clf_...)",
+            )
         if name not in schema:
             raise _missing_column(name, role, schema)
 
@@ -172,8 +181,11 @@ def check_class_value(
     ``present`` gives the classes of ``y`` to show in the message (eager input)."""
     _options.class_value(role, value)
     text = isinstance(value, str)
-    bad = (dtype != pl.Null and _is_text(dtype) != text) or (
-        dtype == pl.Boolean and (isinstance(value, float) or value not in (0, 1))
+    bad = (
+        (dtype != pl.Null and _is_text(dtype) != text)
+        or (dtype == pl.Boolean and (isinstance(value, float) or value not in (0, 1)))
+        # an integer column has no class 0.5 (True and False are its 1 and 0, as in Python)
+        or (kind(dtype) == "int" and isinstance(value, float) and not value.is_integer())
     )
     if not bad and isinstance(dtype, pl.Enum) and value not in dtype.categories.to_list():
         raise InputError(

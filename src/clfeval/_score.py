@@ -71,7 +71,7 @@ def list_element(column: pl.Expr, i: int) -> pl.Expr:
 
 
 def class_scores(
-    score: ScoreArg, labels: Sequence[Any] | None
+    score: ScoreArg, labels: Sequence[Any] | None, role: str = "score"
 ) -> tuple[list[Any], list[pl.Expr]] | None:
     """``(classes, one Float64 score expression per class)``, or None for a binary score."""
     labels = _options.labels(labels)
@@ -109,6 +109,8 @@ def class_scores(
                 hint="a List/Array score column needs every class listed",
             )
         return labels, [list_element(col(score, "score"), i) for i in range(len(labels))]
+    if not isinstance(score, Sequence):
+        col(score, role)  # raises: not a column name, an expression or a list of them
     columns = list(score)
     if labels is None or len(labels) != len(columns):
         raise InputError(
@@ -507,7 +509,10 @@ def _metric_columns(beta: float, zero_division: float | None) -> dict[str, pl.Ex
     c = OvR(tp=tp, pred=tp + fp, support=n_pos, total=n_pos + n_neg, classes=None)
     z = zero_division
     recall, specificity = RATIOS["recall"](c, z), RATIOS["specificity"](c, z)
-    den = (tp + fp) * n_pos * n_neg * (tn + fn)
+    # binary MCC on shares of the rows (as mcc_from): huge weights cannot overflow
+    n = n_pos + n_neg
+    pp, pn, ap, an = share(tp + fp, n), share(tn + fn, n), share(n_pos, n), share(n_neg, n)
+    den = pp * pn * ap * an
     return {
         "precision": RATIOS["precision"](c, z),
         "recall": recall,
@@ -520,7 +525,9 @@ def _metric_columns(beta: float, zero_division: float | None) -> dict[str, pl.Ex
         # recall of each class present, averaged (scikit-learn's balanced_accuracy_score)
         "balanced_accuracy": pl.mean_horizontal(divide(tp, n_pos, None), divide(tn, n_neg, None)),
         # binary MCC; 0 when a margin is empty, as scikit-learn
-        "mcc": pl.when(den == 0).then(0.0).otherwise((tp * tn - fp * fn) / den.sqrt()),
+        "mcc": pl.when(den == 0)
+        .then(0.0)
+        .otherwise((share(tp, n) * share(tn, n) - share(fp, n) * share(fn, n)) / den.sqrt()),
         "youden_j": recall + specificity - 1.0,
     }
 

@@ -20,6 +20,7 @@ from typing import Any, Literal
 import polars as pl
 
 from clfeval import _options
+from clfeval._frames import as_polars
 from clfeval._options import AVERAGES
 from clfeval._schema import (
     NOT_GIVEN,
@@ -431,13 +432,7 @@ def prepare(
     streams (for results that are always eager, such as the report); the frame stays lazy.
     ``score_role`` names the score columns in messages, after the caller's argument.
     """
-    if not isinstance(data, pl.DataFrame | pl.LazyFrame):
-        raise InputError(
-            f"data must be a Polars DataFrame or LazyFrame, got {type(data).__name__}",
-            role="data",
-            rule="data_type",
-            hint="convert with pl.from_pandas(...) or pl.from_arrow(...)",
-        )
+    data = as_polars(data)
     _options.mode("missing", missing)
     _options.mode("nonfinite", nonfinite)
     labels = _options.labels(labels)
@@ -445,6 +440,8 @@ def prepare(
     lf = data.lazy()
     schema = lf.collect_schema()
     roles = role_map(y, yhat, score, weight, proba=score_role == "proba")
+    dropping = missing == "drop" or nonfinite == "drop"
+    outputs = [*outputs, "n_excluded"] if dropping else outputs  # the count of the drops
     by_cols = _options.group_columns(by, roles=roles, outputs=outputs)
 
     def present() -> list[Any]:
@@ -513,7 +510,8 @@ def expand_list_scores(
     data: Frame, score: Any, labels: Sequence[Any] | None, role: str = "score"
 ) -> tuple[Frame, str | dict[Any, str]]:
     """Normalise ``score``; a List/Array column becomes one column ``name[label]`` per class."""
-    if isinstance(score, str) and isinstance(data, pl.DataFrame | pl.LazyFrame):
+    data = as_polars(data)
+    if isinstance(score, str):
         schema = data.lazy().collect_schema()
         dtype = schema.get(score)
         if not isinstance(dtype, pl.List | pl.Array):

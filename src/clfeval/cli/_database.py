@@ -89,7 +89,36 @@ def _find_table(
     return None
 
 
-def open_duckdb(args: argparse.Namespace, stack: list[Any]) -> tuple[pl.LazyFrame, str]:
+# DuckDB types that Polars cannot hold (reading one would end the process); others reach
+# the library, which names any that is not a label, score or weight
+_UNREADABLE = {"interval", "union", "map", "bit"}
+
+
+def _frame_of(rel: Any, roles: list[tuple[str, str]]) -> pl.LazyFrame:
+    """The columns the report reads, checked by name and DuckDB type before any conversion
+    (a column of a type Polars cannot hold would otherwise end the process)."""
+    import duckdb
+
+    from clfeval._validate import check_columns
+
+    columns = dict(zip(rel.columns, rel.types))
+    for role, column in roles:
+        check_columns(pl.Schema(dict.fromkeys(columns, pl.Null)), {role: column})
+        if columns[column].id in _UNREADABLE:
+            raise input_error(
+                f"column {column!r} ({role}) has the DuckDB type {columns[column]}, which is "
+                "not a label, score or weight",
+                role=role,
+                column=column,
+                hint="cast it in SQL (--query) to a number or text",
+            )
+    needed = list(dict.fromkeys(c for _, c in roles))
+    return rel.select(*(duckdb.ColumnExpression(c) for c in needed)).pl(lazy=True)
+
+
+def open_duckdb(
+    args: argparse.Namespace, stack: list[Any], roles: list[tuple[str, str]]
+) -> tuple[pl.LazyFrame, str]:
     import duckdb
 
     if args.db is not None:
@@ -132,7 +161,7 @@ def open_duckdb(args: argparse.Namespace, stack: list[Any]) -> tuple[pl.LazyFram
                 role="query",
                 hint="pass a SELECT (or FROM ...) query",
             )
-        return rel.pl(lazy=True), "query"
+        return _frame_of(rel, roles), "query"
     catalog = _catalog(con)
     entry = _find_table(args.table, catalog)
     if entry is None:
@@ -159,4 +188,4 @@ def open_duckdb(args: argparse.Namespace, stack: list[Any]) -> tuple[pl.LazyFram
             role="table",
             hint=hint,
         ) from None
-    return rel.pl(lazy=True), f"{args.db}:{_shown(entry)}"
+    return _frame_of(rel, roles), f"{args.db}:{_shown(entry)}"

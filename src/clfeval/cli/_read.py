@@ -356,7 +356,7 @@ def read_input(
             assert fmt is not None
             lf = _scan_file(args.path, fmt, roles, schema)
         else:
-            lf, name = open_duckdb(args, stack)
+            lf, name = open_duckdb(args, stack, roles)
         file_schema = lf.collect_schema()
     except (pl.exceptions.PolarsError, duckdb.Error) as err:
         if isinstance(err, pl.exceptions.NoDataError):

@@ -28,10 +28,49 @@ def _sql(con: duckdb.DuckDBPyConnection, query: str, binds: dict[str, Any]) -> A
     return con.sql(query, params=used)
 
 
+_POLARS_TYPES: dict[str, pl.DataType] = {
+    "boolean": pl.Boolean(),
+    "tinyint": pl.Int8(),
+    "smallint": pl.Int16(),
+    "integer": pl.Int32(),
+    "bigint": pl.Int64(),
+    "hugeint": pl.Int128(),
+    "utinyint": pl.UInt8(),
+    "usmallint": pl.UInt16(),
+    "uinteger": pl.UInt32(),
+    "ubigint": pl.UInt64(),
+    "float": pl.Float32(),
+    "double": pl.Float64(),
+    "varchar": pl.String(),
+    "null": pl.Null(),
+    "date": pl.Date(),
+    "timestamp": pl.Datetime(),
+    "time": pl.Time(),
+    "interval": pl.Duration(),
+    "blob": pl.Binary(),
+}
+
+
+def _polars_type(t: Any) -> pl.DataType:
+    """The Polars dtype standing for a DuckDB column type in the schema checks (which read
+    kinds only: numbers, text, Enum, or something else, which they refuse by name)."""
+    if t.id == "decimal":
+        spec = dict(t.children)
+        return pl.Decimal(spec["precision"], spec["scale"])
+    if t.id == "enum":
+        return pl.Enum(dict(t.children)["values"])
+    if t.id == "list":
+        return pl.List(pl.Float64)  # a list column: refused by name where a number is needed
+    return _POLARS_TYPES.get(t.id, pl.Object())
+
+
 def table_schema(con: duckdb.DuckDBPyConnection, table: str) -> pl.Schema:
-    """The Polars schema of a table, view or file DuckDB reads with ``query_table``."""
+    """The schema of a table, view or file DuckDB reads with ``query_table``, as Polars
+    dtypes (no row is read; a type Polars cannot hold stands as the nearest Polars dtype,
+    or ``Object``, which every check refuses)."""
     try:
-        empty = con.sql("SELECT * FROM query_table($tbl) LIMIT 0", params={"tbl": table}).pl()
+        empty = con.sql("SELECT * FROM query_table($tbl) LIMIT 0", params={"tbl": table})
+        columns, types = empty.columns, empty.types
     except duckdb.Error as err:
         first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
         raise InputError(
@@ -40,7 +79,12 @@ def table_schema(con: duckdb.DuckDBPyConnection, table: str) -> pl.Schema:
             rule="missing_table",
             hint="pass a table or view of this connection, or a file path",
         ) from err
-    return empty.schema
+    try:  # Arrow's own mapping, as a Polars frame of the same data would have
+        return empty.pl().schema
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException:  # a type Polars cannot hold (INTERVAL, UNION...): a panic
+        return pl.Schema({n: _polars_type(t) for n, t in zip(columns, types)})
 
 
 def classes_of(con: duckdb.DuckDBPyConnection, table: str, column: str) -> list[Any]:

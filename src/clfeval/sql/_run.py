@@ -22,6 +22,7 @@ import duckdb
 import polars as pl
 
 from clfeval import _options, _validate
+from clfeval._frames import as_polars
 from clfeval.exceptions import InputError
 from clfeval.sql import _checks
 from clfeval.sql._files import connect, load
@@ -77,6 +78,15 @@ def _session(con: duckdb.DuckDBPyConnection | None) -> Iterator[duckdb.DuckDBPyC
                 rule="data_type",
                 hint="pass duckdb.connect(...), or leave con=None for a private database",
             )
+        try:
+            con.sql("SELECT 1").fetchall()
+        except duckdb.ConnectionException as err:
+            raise InputError(
+                "con is a closed DuckDB connection",
+                role="con",
+                rule="data_type",
+                hint="open it again with duckdb.connect(...), or leave con=None",
+            ) from err
         yield con
         return
     with _default_lock:
@@ -186,7 +196,9 @@ def _source(con: duckdb.DuckDBPyConnection, data: Data, call: _Call) -> Iterator
     pos_label, labels = call.pos_label, call.params.get("labels")
     if isinstance(data, str):
         schema = _checks.table_schema(con, data)
-        by = _options.group_columns(call.by, roles=roles, outputs=call.spec.outputs)
+        dropping = call.missing == "drop" or call.nonfinite == "drop"
+        outputs = [*call.spec.outputs, *(["n_excluded"] if dropping else [])]
+        by = _options.group_columns(call.by, roles=roles, outputs=outputs)
         cast = _validate.check_schema(
             schema,
             roles,
@@ -215,14 +227,7 @@ def _source(con: duckdb.DuckDBPyConnection, data: Data, call: _Call) -> Iterator
             return
         yield _Source(data, None, classes, None, cast or schema[roles["y"]])
         return
-    if not isinstance(data, pl.DataFrame | pl.LazyFrame):
-        raise InputError(
-            f"data must be a Polars DataFrame or LazyFrame or a table name, got "
-            f"{type(data).__name__}",
-            role="data",
-            rule="data_type",
-            hint="convert with pl.from_pandas(...) or pl.from_arrow(...)",
-        )
+    data = as_polars(data)  # a frame or an Arrow stream; a table is named by a string
     prep = _validate.prepare(
         data,
         y=roles["y"],
@@ -252,6 +257,8 @@ def _source(con: duckdb.DuckDBPyConnection, data: Data, call: _Call) -> Iterator
             expr = expr.cast(enum).to_physical()
         elif isinstance(schema[name], pl.Categorical | pl.Enum):
             expr = expr.cast(pl.String)
+        elif schema[name] in (pl.Int128, pl.UInt128):  # no 128-bit integers through Arrow:
+            expr = expr.cast(pl.Decimal(38, 0))  # DuckDB reads them as DECIMAL(38, 0), exactly
         exprs.append(expr)
     frame = prep.frame.select(exprs)  # a LazyFrame stays lazy: DuckDB collects it when it scans
     name = f"__clf_input_{secrets.token_hex(6)}"
@@ -365,6 +372,11 @@ def _finish(out: pl.DataFrame, src: _Source, by: list[str], *, excluded: bool) -
             else:
                 fixes.append(pl.col(name).replace_strict(codes, categories, return_dtype=src.enum))
         out = out.with_columns(fixes) if fixes else out
+    if src.dtype in (pl.Int128, pl.UInt128):  # labels went through DuckDB as DECIMAL(38, 0)
+        wide = [
+            c for c in _LABEL_OUTPUTS if c in out.columns and isinstance(out.schema[c], pl.Decimal)
+        ]
+        out = out.with_columns(pl.col(wide).cast(src.dtype))
     if excluded and src.n_excluded is not None:
         n = src.n_excluded.with_columns(pl.col("n_excluded").cast(pl.Int64))
         if by:
