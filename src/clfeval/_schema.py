@@ -47,6 +47,22 @@ def score_columns(
     return dict(zip(labels, columns))
 
 
+def order_scores(scores: Mapping[Any, Any], labels: Sequence[Any] | None) -> dict[Any, Any]:
+    """A ``{label: column}`` mapping restricted to ``labels`` and in their order (every
+    listed class needs a column)."""
+    if labels is None:
+        return dict(scores)
+    missing = [label for label in labels if label not in scores]
+    if missing:
+        raise InputError(
+            f"labels {missing!r} have no score column in the mapping",
+            role="labels",
+            rule="score_labels",
+            hint=f"the mapping has the classes {list(scores)!r}",
+        )
+    return {label: scores[label] for label in labels}
+
+
 def kind(dtype: pl.DataType) -> str:
     """The kind of a label dtype: bool, int, float, decimal, str, enum, null or other."""
     if dtype == pl.Boolean:

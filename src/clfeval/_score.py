@@ -40,6 +40,7 @@ from clfeval._curves import (
     over,
 )
 from clfeval._label import RATIOS, divide, fbeta_ratio
+from clfeval._schema import order_scores
 from clfeval._validate import Frame, Missing
 from clfeval.exceptions import InputError
 
@@ -78,17 +79,7 @@ def class_scores(
     if isinstance(score, Mapping):
         for key in score:
             _options.class_value("score", key)
-        mapping = dict(score)
-        if labels is not None:
-            missing = [label for label in labels if label not in mapping]
-            if missing:
-                raise InputError(
-                    f"labels {missing!r} have no score column in the mapping",
-                    role="labels",
-                    rule="score_labels",
-                    hint=f"the mapping has the classes {list(mapping)!r}",
-                )
-            mapping = {label: mapping[label] for label in labels}
+        mapping = order_scores(score, labels)
         if len(mapping) < 2:
             raise InputError(
                 f"multiclass scores need at least two classes, got {list(mapping)!r}",

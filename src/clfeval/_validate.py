@@ -28,6 +28,7 @@ from clfeval._schema import (
     check_columns,
     check_schema,
     is_score,
+    order_scores,
     role_map,
     score_columns,
 )
@@ -542,17 +543,7 @@ def expand_list_scores(
         return data, score
     out = score_columns(score, labels, role)
     assert isinstance(out, dict)
-    if labels is not None:
-        missing = [label for label in labels if label not in out]
-        if missing:
-            raise InputError(
-                f"labels {missing!r} have no score column in the mapping",
-                role="labels",
-                rule="score_labels",
-                hint=f"the mapping has the classes {list(out)!r}",
-            )
-        out = {label: out[label] for label in labels}
-    return data, out
+    return data, order_scores(out, labels)
 
 
 # --- checks on class sets and probability rows -----------------------------------------------

@@ -103,17 +103,9 @@ def _session(con: duckdb.DuckDBPyConnection | None) -> Iterator[duckdb.DuckDBPyC
 
 
 def _check_names(roles: list[tuple[str, str]]) -> None:
-    """What DuckDB adds to the Polars rules: a reserved prefix, case-insensitive names."""
+    """What DuckDB adds to the front door's rules: names that differ only in case collide."""
     for role, name in roles:
         _options.column_name(role, name)
-        if name.startswith("__clf_"):
-            raise InputError(
-                f"column {name!r} ({role}) uses the reserved prefix '__clf_'",
-                column=name,
-                role=role,
-                rule="reserved_name",
-                hint="rename the column",
-            )
     folded: dict[str, str] = {}
     for name in dict.fromkeys(name for _, name in roles):
         other = folded.setdefault(name.casefold(), name)
