@@ -579,7 +579,7 @@ def test_query_cannot_write(capsys, files):
         (["report", "--table", "preds", "--y", "y", "--yhat", "yhat"], "--table needs --db"),
         (
             ["report", "{csv}", "--y", "y", "--yhat", "yhat", "--score", "score", "--proba", "p"],
-            "not both",
+            "one option",
         ),
         (["report", "{csv}", "--y", "y", "--yhat", "yhat", "--format", "xml"], "invalid choice"),
         (["report", "{csv}", "--y", "y", "--yhat", "yhat", "--missing", "keep"], "invalid choice"),

@@ -135,7 +135,7 @@ CASES = [
     ("by-is-y", [*REPORT, "--by", "y"], ["'y'"]),
     ("proba-empty", [*REPORT, "--proba", ""], ["--proba", "names nothing"]),
     ("proba-no-labels", [*REPORT, "--proba", "score,score"], ["--labels"]),
-    ("score-and-proba", [*REPORT, "--score", "score", "--proba", "score"], ["not both"]),
+    ("score-and-proba", [*REPORT, "--score", "score", "--proba", "score"], ["one option"]),
     # --labels and --pos-label: parsed in y's type
     ("labels-empty", [*REPORT, "--labels", ""], ["--labels", "names nothing"]),
     ("labels-twice", [*REPORT, "--labels", "1,1"], ["1 twice"]),

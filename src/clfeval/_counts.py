@@ -20,6 +20,7 @@ from typing import Any, Literal
 import polars as pl
 
 from clfeval import _options
+from clfeval._models import Models, comparable
 from clfeval._validate import Frame, Prepared, check_labels_present, prepare
 from clfeval.exceptions import InputError
 
@@ -304,14 +305,16 @@ def pairs_of(
     return replace(prep, classes=classes), small.lazy(), yhat
 
 
+@comparable("yhat")
 def confusion_matrix(
     data: Frame,
     y: str,
-    yhat: str,
+    yhat: str | None = None,
     *,
     labels: Sequence[Any] | None = None,
     normalize: Literal["true", "pred", "all"] | None = None,
     wide: bool = False,
+    models: Models = None,
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
     missing: Literal["raise", "drop"] = "raise",
@@ -322,6 +325,9 @@ def confusion_matrix(
     zeros included. ``normalize`` divides by the row total (``"true"``), the column total
     (``"pred"``) or the grand total (``"all"``) into a ``value`` column; a zero total gives 0, as
     scikit-learn. ``wide=True`` pivots to ``actual`` then one column per predicted class.
+
+    ``models=`` (instead of ``yhat``) compares the yhat columns of a wide frame, as
+    a list or ``{name: column}``: one result per model, with a ``model`` column first.
 
     See Also
     --------
@@ -430,12 +436,14 @@ def _wide(
     return wide.select(*by, "actual", *names)
 
 
+@comparable("yhat")
 def counts(
     data: Frame,
     y: str,
-    yhat: str,
+    yhat: str | None = None,
     *,
     labels: Sequence[Any] | None = None,
+    models: Models = None,
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
     missing: Literal["raise", "drop"] = "raise",
@@ -445,6 +453,9 @@ def counts(
     For class c: tp = actual c and predicted c, fp = predicted c but not actual c, fn = actual c
     but predicted otherwise, tn = the rest, support = tp + fn. Counts are Int64 (Float64 with
     ``weight``); a listed class absent from the data has support 0.
+
+    ``models=`` (instead of ``yhat``) compares the yhat columns of a wide frame, as
+    a list or ``{name: column}``: one result per model, with a ``model`` column first.
 
     See Also
     --------

@@ -30,6 +30,7 @@ import polars as pl
 
 from clfeval import _options
 from clfeval._label import divide
+from clfeval._models import Models, comparable
 from clfeval._validate import (
     NOT_GIVEN,
     Frame,
@@ -310,19 +311,25 @@ _COMMON_DOC = """
         One score column (higher means ``pos_label``), or per-class scores for one-vs-rest
         curves: a mapping ``{label: column}``, a list of columns with ``labels=``, or one
         List/Array column with ``labels=``.
+    models
+        Instead of ``score``: several score columns of a wide frame, one per model, as a list
+        or a mapping ``{name: column}``; the result has a ``model`` column first, as a long
+        frame with ``by="model"`` gives.
     by, weight, missing, nonfinite
         Group columns, a row-weight column, and what to do with nulls and non-finite scores
         (``"raise"`` or ``"drop"``).
 """
 
 
+@comparable("score")
 def threshold_counts(
     data: Frame,
     y: str,
-    score: FrameScore,
+    score: FrameScore | None = None,
     *,
     pos_label: Any = 1,
     labels: Sequence[Any] | None = None,
+    models: Models = None,
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
     missing: Missing = "raise",
@@ -352,14 +359,16 @@ def threshold_counts(
     return finish(prep, out, keys, "threshold", *COUNT_COLUMNS)
 
 
+@comparable("score")
 def roc_curve(
     data: Frame,
     y: str,
-    score: FrameScore,
+    score: FrameScore | None = None,
     *,
     pos_label: Any = 1,
     drop_intermediate: bool = True,
     labels: Sequence[Any] | None = None,
+    models: Models = None,
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
     missing: Missing = "raise",
@@ -397,14 +406,16 @@ def roc_curve(
     return finish(prep, out, keys, "threshold", "fpr", "tpr")
 
 
+@comparable("score")
 def pr_curve(
     data: Frame,
     y: str,
-    score: FrameScore,
+    score: FrameScore | None = None,
     *,
     pos_label: Any = 1,
     drop_intermediate: bool = False,
     labels: Sequence[Any] | None = None,
+    models: Models = None,
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
     missing: Missing = "raise",
@@ -454,14 +465,16 @@ def pr_curve(
     return finish(prep, out, keys, "threshold", "precision", "recall")
 
 
+@comparable("score")
 def det_curve(
     data: Frame,
     y: str,
-    score: FrameScore,
+    score: FrameScore | None = None,
     *,
     pos_label: Any = 1,
     drop_intermediate: bool = False,
     labels: Sequence[Any] | None = None,
+    models: Models = None,
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
     missing: Missing = "raise",
@@ -534,13 +547,15 @@ def _gain_table(
     )
 
 
+@comparable("score")
 def gain_curve(
     data: Frame,
     y: str,
-    score: FrameScore,
+    score: FrameScore | None = None,
     *,
     pos_label: Any = 1,
     labels: Sequence[Any] | None = None,
+    models: Models = None,
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
     missing: Missing = "raise",
@@ -568,13 +583,15 @@ def gain_curve(
     return finish(prep, out, keys, "fraction_targeted", "gain")
 
 
+@comparable("score")
 def lift_curve(
     data: Frame,
     y: str,
-    score: FrameScore,
+    score: FrameScore | None = None,
     *,
     pos_label: Any = 1,
     labels: Sequence[Any] | None = None,
+    models: Models = None,
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
     missing: Missing = "raise",

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from clfeval import _options
+from clfeval._models import MODEL
 from clfeval.exceptions import InputError
 
 if TYPE_CHECKING:
@@ -710,11 +711,12 @@ class PlotNamespace:
     def roc(
         self,
         y: str,
-        score: Any,
+        score: Any = None,
         *,
         pos_label: Any = 1,
         threshold: float | None = None,
         max_points: int = MAX_POINTS,
+        models: Any = None,
         by: Any = None,
         weight: str | None = None,
         missing: Any = "raise",
@@ -731,6 +733,7 @@ class PlotNamespace:
             score,
             pos_label=pos_label,
             drop_intermediate=threshold is None,
+            models=models,
             by=by,
             weight=weight,
             missing=missing,
@@ -746,11 +749,12 @@ class PlotNamespace:
     def pr(
         self,
         y: str,
-        score: Any,
+        score: Any = None,
         *,
         pos_label: Any = 1,
         threshold: float | None = None,
         max_points: int = MAX_POINTS,
+        models: Any = None,
         by: Any = None,
         weight: str | None = None,
         missing: Any = "raise",
@@ -766,6 +770,7 @@ class PlotNamespace:
             y,
             score,
             pos_label=pos_label,
+            models=models,
             by=by,
             weight=weight,
             missing=missing,
@@ -781,10 +786,11 @@ class PlotNamespace:
     def det(
         self,
         y: str,
-        score: Any,
+        score: Any = None,
         *,
         pos_label: Any = 1,
         max_points: int = MAX_POINTS,
+        models: Any = None,
         by: Any = None,
         weight: str | None = None,
         missing: Any = "raise",
@@ -799,6 +805,7 @@ class PlotNamespace:
             y,
             score,
             pos_label=pos_label,
+            models=models,
             by=by,
             weight=weight,
             missing=missing,
@@ -815,6 +822,7 @@ class PlotNamespace:
         pos_label: Any = 1,
         threshold: float | None = None,
         max_points: int = MAX_POINTS,
+        models: Any = None,
         by: Any = None,
         weight: str | None = None,
         missing: Any = "raise",
@@ -830,6 +838,7 @@ class PlotNamespace:
             y,
             score,
             pos_label=pos_label,
+            models=models,
             by=by,
             weight=weight,
             missing=missing,
@@ -841,11 +850,12 @@ class PlotNamespace:
     def calibration(
         self,
         y: str,
-        proba: str,
+        proba: str | None = None,
         *,
         pos_label: Any = 1,
         n_bins: int = 10,
         strategy: Any = "uniform",
+        models: Any = None,
         by: Any = None,
         weight: str | None = None,
         missing: Any = "raise",
@@ -864,13 +874,14 @@ class PlotNamespace:
             pos_label=pos_label,
             n_bins=n_bins,
             strategy=strategy,
+            models=models,
             by=by,
             weight=weight,
             missing=missing,
             nonfinite=nonfinite,
         )
         ece = None
-        if strategy == "uniform":
+        if strategy == "uniform" and models is None:  # per model: the bins' own ECE
             expr = clfeval.ece(y, proba, pos_label=pos_label, n_bins=n_bins, weight=weight)
             ece = _per_group(self._usable(proba, nonfinite), expr, by, "ece")
         return charts.calibration(self._sized(frame, y, by, weight), ece=ece)
@@ -920,6 +931,7 @@ class PlotNamespace:
         *,
         pos_label: Any = 1,
         max_points: int = MAX_POINTS,
+        models: Any = None,
         by: Any = None,
         weight: str | None = None,
         missing: Any = "raise",
@@ -934,6 +946,7 @@ class PlotNamespace:
             y,
             score,
             pos_label=pos_label,
+            models=models,
             by=by,
             weight=weight,
             missing=missing,
@@ -948,6 +961,7 @@ class PlotNamespace:
         *,
         pos_label: Any = 1,
         max_points: int = MAX_POINTS,
+        models: Any = None,
         by: Any = None,
         weight: str | None = None,
         missing: Any = "raise",
@@ -962,6 +976,7 @@ class PlotNamespace:
             y,
             score,
             pos_label=pos_label,
+            models=models,
             by=by,
             weight=weight,
             missing=missing,
@@ -975,7 +990,8 @@ class PlotNamespace:
         yhat: str | None = None,
         *,
         score: Any = None,
-        by: Any,
+        models: Any = None,
+        by: Any = None,
         metrics: Sequence[str] | None = None,
         average: Any = "binary",
         pos_label: Any = 1,
@@ -996,12 +1012,16 @@ class PlotNamespace:
             metrics=metrics,
             average=average,
             pos_label=pos_label,
+            models=models,
             by=by,
             weight=weight,
             missing=missing,
             nonfinite=nonfinite,
         )
-        return charts.compare(self._sized(table, y, by, weight), by=by, metrics=metrics)
+        keys = by
+        if models is not None:
+            keys = [MODEL, *([by] if isinstance(by, str) else list(by or []))]
+        return charts.compare(self._sized(table, y, by, weight), by=keys, metrics=metrics)
 
     def explorer(
         self,

@@ -22,6 +22,7 @@ import polars as pl
 from clfeval import _options
 from clfeval._counts import IntoExpr, col, guard, sums_by_key, weight_expr
 from clfeval._curves import POS, FrameScore, K, S, W, finish, setup
+from clfeval._models import Models, comparable
 from clfeval._score import ScoreArg, class_scores, is_class, score_valid
 from clfeval._validate import Frame, Missing, check_proba_sums, is_score
 
@@ -132,19 +133,23 @@ def uniform_edges(n_bins: int) -> list[float]:
 
 def ece(
     y: IntoExpr,
-    proba: IntoExpr,
+    proba: ScoreArg,
     *,
     n_bins: int = 10,
     pos_label: Any = 1,
+    labels: Sequence[Any] | None = None,
     kind: Literal["expected", "max"] = "expected",
     weight: IntoExpr | None = None,
 ) -> pl.Expr:
     """Expected calibration error: Σ_b (n_b / n)·|acc_b − conf_b| over uniform bins of p.
 
-    acc_b is the share of ``pos_label`` in bin b and conf_b the mean probability there; bins
-    are [0, 1/n], (1/n, 2/n], ... as :func:`calibration` (the same points, summarised).
-    ``kind="max"`` gives the maximum calibration error, max_b |acc_b − conf_b| over non-empty
-    bins. Null when no row is left.
+    Binary: p is the probability of ``pos_label``, acc_b the share of ``pos_label`` in bin b
+    and conf_b the mean p there; bins are [0, 1/n], (1/n, 2/n], ... as :func:`calibration`
+    (the same points, summarised). Multiclass (per-class probabilities): the top-label error
+    of Guo et al. (2017), as torchmetrics computes it: p is the largest probability of the
+    row, and acc_b the share of rows whose actual class has it (ties go to the first class
+    in ``labels`` order). ``kind="max"`` gives the maximum calibration error,
+    max_b |acc_b − conf_b| over non-empty bins. Null when no row is left.
 
     See Also
     --------
@@ -163,14 +168,22 @@ def ece(
         ("expected", "max"),
         "'expected' weighs each bin by its size, 'max' takes the worst bin",
     )
-    _options.class_value("pos_label", pos_label)
-    yv, w, p = col(y, "y"), weight_expr(weight), col(proba, "proba").cast(F64)
-    valid = score_valid(yv, [p], w)
+    yv, w = col(y, "y"), weight_expr(weight)
+    per_class = class_scores(proba, labels, "proba")
+    if per_class is None:
+        _options.class_value("pos_label", pos_label)
+        p = col(proba, "proba").cast(F64)  # type: ignore[arg-type]
+        columns, hit, valid = [p], (yv == pos_label), score_valid(yv, [p], w)
+    else:
+        classes, columns = per_class
+        p = pl.max_horizontal(columns)
+        top = pl.coalesce([pl.when(q == p).then(pl.lit(c)) for c, q in zip(classes, columns)])
+        hit, valid = yv == top, score_valid(yv, columns, w) & is_class(yv, classes)
     inner = pl.lit(pl.Series(uniform_edges(n_bins)[1:-1], dtype=F64))
     pv = p.filter(valid)
     bins = inner.search_sorted(pv, side="left")
     wv = (valid.cast(F64) if w is None else w).filter(valid)
-    gap = wv * ((yv == pos_label).cast(F64).filter(valid) - pv)
+    gap = wv * (hit.cast(F64).filter(valid) - pv)
     gaps = sums_by_key(bins, gap)[1]
     total = wv.sum()
     if kind == "expected":
@@ -178,7 +191,7 @@ def ece(
     else:
         sizes = sums_by_key(bins, wv)[1]
         value = pl.when(sizes > 0).then(gaps.abs() / sizes).max()
-    value = guard(pl.when(total > 0).then(value).otherwise(None), weight, [p])
+    value = guard(pl.when(total > 0).then(value).otherwise(None), weight, columns)
     return value.alias("ece" if kind == "expected" else "mce")
 
 
@@ -205,15 +218,17 @@ def _quantile_edges(n_bins: int) -> pl.Expr:
     return pl.col(S).sort().implode().list.eval(edge).alias("__clf_edges")
 
 
+@comparable("proba")
 def calibration(
     data: Frame,
     y: str,
-    proba: FrameScore,
+    proba: FrameScore | None = None,
     *,
     n_bins: int = 10,
     strategy: Literal["uniform", "quantile"] = "uniform",
     pos_label: Any = 1,
     labels: Sequence[Any] | None = None,
+    models: Models = None,
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
     missing: Missing = "raise",
@@ -227,6 +242,9 @@ def calibration(
     the share of ``pos_label``; with ``weight`` both are weighted and count is the total weight
     (quantile edges stay unweighted). Probabilities outside [0, 1] raise; per-class columns
     give one-vs-rest curves with a ``label`` column, and their rows must sum to 1.
+
+    ``models=`` (instead of ``proba``) compares the proba columns of a wide frame, as
+    a list or ``{name: column}``: one result per model, with a ``model`` column first.
 
     See Also
     --------

@@ -25,6 +25,7 @@ from clfeval._counts import (
     pairs_of,
 )
 from clfeval._frames import as_polars
+from clfeval._models import Models, comparable
 from clfeval._validate import (
     NOT_GIVEN,
     Frame,
@@ -141,6 +142,7 @@ def _check_binary(
         check_pos_label(prep.classes, pos_label, average=average, labels=labels, y=y, dtype=dtype)
 
 
+@comparable("yhat", "score")
 def metrics(
     data: Frame,
     y: str,
@@ -153,6 +155,7 @@ def metrics(
     labels: Sequence[Any] | None = None,
     zero_division: _label.ZeroDivision = 0.0,
     beta: float = 1.0,
+    models: Models = None,
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
     missing: Literal["raise", "drop"] = "raise",
@@ -164,6 +167,10 @@ def metrics(
     auroc, average_precision, log_loss, brier when ``score`` is given. Label metrics are computed
     from one group-by on ``(by, y, yhat)``. With ``missing="drop"`` an ``n_excluded`` column
     follows the group columns.
+
+    ``models=`` (instead of ``yhat``/``score``) compares the prediction columns of a
+    wide frame: a list, ``{name: column}``, or ``{name: {"yhat": ..., "score": ...}}``;
+    one row per model, with a ``model`` column first.
 
     See Also
     --------

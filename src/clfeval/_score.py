@@ -40,6 +40,7 @@ from clfeval._curves import (
     over,
 )
 from clfeval._label import RATIOS, divide, fbeta_ratio
+from clfeval._models import Models, comparable
 from clfeval._schema import order_scores
 from clfeval._validate import Frame, Missing
 from clfeval.exceptions import InputError
@@ -78,16 +79,16 @@ def class_scores(
     labels = _options.labels(labels)
     if isinstance(score, Mapping):
         for key in score:
-            _options.class_value("score", key)
+            _options.class_value(role, key)
         mapping = order_scores(score, labels)
         if len(mapping) < 2:
             raise InputError(
                 f"multiclass scores need at least two classes, got {list(mapping)!r}",
-                role="score",
+                role=role,
                 rule="score_labels",
                 hint="pass one column for a binary score, or one column per class",
             )
-        return list(mapping), [col(c, "score").cast(F64) for c in mapping.values()]
+        return list(mapping), [col(c, role).cast(F64) for c in mapping.values()]
     if isinstance(score, str | pl.Expr):
         if labels is None:
             return None
@@ -99,18 +100,18 @@ def class_scores(
                 rule="score_labels",
                 hint="a List/Array score column needs every class listed",
             )
-        return labels, [list_element(col(score, "score"), i) for i in range(len(labels))]
+        return labels, [list_element(col(score, role), i) for i in range(len(labels))]
     if not isinstance(score, Sequence):
         col(score, role)  # raises: not a column name, an expression or a list of them
     columns = list(score)
     if labels is None or len(labels) != len(columns):
         raise InputError(
-            f"a list of {len(columns)} score columns needs labels= of the same length",
-            role="score",
+            f"a list of {len(columns)} {role} columns needs labels= of the same length",
+            role=role,
             rule="score_labels",
             hint="pass labels=[...] in the order of the columns, or a mapping {label: column}",
         )
-    return list(labels), [col(c, "score").cast(F64) for c in columns]
+    return list(labels), [col(c, role).cast(F64) for c in columns]
 
 
 def score_valid(y: pl.Expr, scores: Sequence[pl.Expr], w: pl.Expr | None) -> pl.Expr:
@@ -545,10 +546,11 @@ def _cut_points(long: pl.LazyFrame, keys: list[str], n: int, weighted: bool) -> 
     return cuts.explode("threshold").unique()
 
 
+@comparable("score")
 def thresholds(
     data: Frame,
     y: str,
-    score: FrameScore,
+    score: FrameScore | None = None,
     *,
     pos_label: Any = 1,
     metrics: Sequence[str] | None = None,
@@ -556,6 +558,7 @@ def thresholds(
     beta: float = 1.0,
     zero_division: float | None = 0.0,
     labels: Sequence[Any] | None = None,
+    models: Models = None,
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
     missing: Missing = "raise",
@@ -568,6 +571,9 @@ def thresholds(
     (default all): precision, recall, specificity, fpr, npv, f1, fbeta (``beta``), accuracy,
     balanced_accuracy, mcc, youden_j (recall + specificity − 1), each the label metric of the
     thresholded predictions; a zero denominator gives ``zero_division`` (0.0 as scikit-learn).
+
+    ``models=`` (instead of ``score``) compares the score columns of a wide frame, as
+    a list or ``{name: column}``: one result per model, with a ``model`` column first.
 
     See Also
     --------
@@ -623,10 +629,11 @@ def _metric_name(metric: str, beta: float) -> tuple[str, float]:
     )
 
 
+@comparable("score")
 def best_threshold(
     data: Frame,
     y: str,
-    score: FrameScore,
+    score: FrameScore | None = None,
     *,
     metric: str = "f1",
     beta: float = 1.0,
@@ -634,6 +641,7 @@ def best_threshold(
     min_recall: float | None = None,
     pos_label: Any = 1,
     labels: Sequence[Any] | None = None,
+    models: Models = None,
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
     missing: Missing = "raise",
@@ -647,6 +655,9 @@ def best_threshold(
     under that constraint); ``min_recall=r`` the highest threshold whose recall is >= r; with
     both, the threshold maximising ``metric`` among those meeting both. One row per group;
     nulls when no threshold qualifies.
+
+    ``models=`` (instead of ``score``) compares the score columns of a wide frame, as
+    a list or ``{name: column}``: one result per model, with a ``model`` column first.
 
     Examples
     --------

@@ -26,7 +26,7 @@ from clfeval.cli._outputs import (
 )
 from clfeval.cli._parser import average_option, digits_option, split_option
 from clfeval.cli._paths import check_page_path, check_stdout, input_paths, write_page
-from clfeval.cli._read import read_input, schema_option, score_columns
+from clfeval.cli._read import read_input, schema_option, score_option
 
 
 def _parse_label(text: str, dtype: pl.DataType, flag: str, y: str) -> Any:
@@ -83,14 +83,18 @@ def _report_kwargs(args: argparse.Namespace, df: pl.DataFrame) -> dict[str, Any]
     y, yhat = args.y, args.yhat
     dtype = df.schema[y]
     given = split_option(args.labels, "--labels") if args.labels is not None else []
-    labels = [_parse_label(v, dtype, "--labels", y) for v in given] or None
-    scores = score_columns(args)
+    scores, named = score_option(args)
+    if named is not None and given:
+        raise UsageError("--score label=column pairs name the classes; leave --labels out")
+    labels = [_parse_label(v, dtype, "--labels", y) for v in named or given] or None
     if len(scores) > 1 and (labels is None or len(labels) != len(scores)):
         raise input_error(
-            f"--proba has {len(scores)} columns, so --labels must name their "
+            f"{getattr(args, 'score_flag', None) or '--score'} has {len(scores)} columns, so "
+            f"--labels must name their "
             f"{len(scores)} classes in the same order",
             role="labels",
-            hint="e.g. --proba p_low,p_mid,p_high --labels low,mid,high",
+            hint="e.g. --score p_low,p_mid,p_high --labels low,mid,high, or "
+            "--score low=p_low,mid=p_mid,high=p_high",
         )
     kw: dict[str, Any] = {
         "score": None if not scores else scores[0] if len(scores) == 1 else scores,
@@ -215,8 +219,6 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--table needs --db FILE")
     if args.db is not None and args.path is not None:
         raise UsageError("--db goes with --table or --query, not with PATH")
-    if args.score is not None and args.proba is not None:
-        raise UsageError("give --score or --proba, not both")
     average = average_option(args.average)
     if average is not None and args.format == "text":
         raise UsageError(

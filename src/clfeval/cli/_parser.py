@@ -17,6 +17,17 @@ from clfeval.cli._errors import UsageError, input_error
 AVERAGES = ("binary", "micro", "macro", "weighted")
 
 
+class _SpelledAppend(argparse._AppendAction):
+    """``append``, remembering the spelling used (``--score`` or ``--proba``) for messages."""
+
+    def __call__(self, parser: Any, namespace: Any, values: Any, option: Any = None) -> None:
+        before = getattr(namespace, f"{self.dest}_flag", None)
+        if before not in (None, option):
+            raise UsageError(f"{before} and {option} are one option: give the columns once")
+        super().__call__(parser, namespace, values, option)
+        setattr(namespace, f"{self.dest}_flag", option)
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise UsageError(message, self.prog)
@@ -112,11 +123,15 @@ def build_parser() -> _Parser:
     rep.add_argument("--query", help="a SQL query whose result is evaluated (run as given)")
     rep.add_argument("--y", required=True, help="the column of true labels")
     rep.add_argument("--yhat", required=True, help="the column of predicted labels")
-    rep.add_argument("--score", help="the score of the positive class (one column)")
     rep.add_argument(
+        "--score",
         "--proba",
-        action="append",
-        help="probability column(s): one, or one per class with --labels",
+        dest="score",
+        action=_SpelledAppend,
+        metavar="COL[,COL...]",
+        help="score or probability column(s): one for the positive class, or one per class "
+        "as p_a,p_b,p_c with --labels a,b,c, or as a=p_a,b=p_b,c=p_c (--proba is the same "
+        "option)",
     )
     rep.add_argument(
         "--labels", action="append", help="class order and subset, e.g. 1,0 (parsed as y's type)"

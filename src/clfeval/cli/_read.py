@@ -85,10 +85,25 @@ def column_roles(args: argparse.Namespace) -> list[tuple[str, str]]:
     return roles
 
 
+def score_option(args: argparse.Namespace) -> tuple[list[str], list[str] | None]:
+    """The ``--score`` columns and, for the ``label=column`` form, the labels as text."""
+    flag = getattr(args, "score_flag", None) or "--score"
+    items = split_option(args.score, flag)
+    pairs = [item.partition("=") for item in items]
+    named = [sep == "=" for _, sep, _ in pairs]
+    if not any(named):
+        return items, None
+    if not all(named) or any(not k.strip() or not c.strip() for k, _, c in pairs):
+        raise input_error(
+            f"{flag} {','.join(items)!r} mixes columns and label=column pairs",
+            role="score",
+            hint="pass every class as label=column (a=p_a,b=p_b), or columns with --labels",
+        )
+    return [c.strip() for _, _, c in pairs], [k.strip() for k, _, _ in pairs]
+
+
 def score_columns(args: argparse.Namespace) -> list[str]:
-    if args.score is not None:
-        return [args.score]
-    return split_option(args.proba, "--proba")
+    return score_option(args)[0]
 
 
 def _file_format(path: str, override: str | None) -> str:
