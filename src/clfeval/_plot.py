@@ -716,6 +716,7 @@ class PlotNamespace:
         pos_label: Any = 1,
         threshold: float | None = None,
         max_points: int = MAX_POINTS,
+        labels: Sequence[Any] | None = None,
         models: Any = None,
         by: Any = None,
         weight: str | None = None,
@@ -733,6 +734,7 @@ class PlotNamespace:
             score,
             pos_label=pos_label,
             drop_intermediate=threshold is None,
+            labels=labels,
             models=models,
             by=by,
             weight=weight,
@@ -740,7 +742,7 @@ class PlotNamespace:
             nonfinite=nonfinite,
         )
         area = None
-        if isinstance(score, str):
+        if isinstance(score, str) and labels is None:  # binary: the metric of the rows
             expr = clfeval.auroc(y, score, pos_label=pos_label, weight=weight)
             area = _per_group(self._usable(score, nonfinite), expr, by, "auroc")
         curve = self._sized(curve, y, by, weight)
@@ -754,6 +756,7 @@ class PlotNamespace:
         pos_label: Any = 1,
         threshold: float | None = None,
         max_points: int = MAX_POINTS,
+        labels: Sequence[Any] | None = None,
         models: Any = None,
         by: Any = None,
         weight: str | None = None,
@@ -770,6 +773,7 @@ class PlotNamespace:
             y,
             score,
             pos_label=pos_label,
+            labels=labels,
             models=models,
             by=by,
             weight=weight,
@@ -777,7 +781,7 @@ class PlotNamespace:
             nonfinite=nonfinite,
         )
         ap = None
-        if isinstance(score, str):
+        if isinstance(score, str) and labels is None:  # binary: the metric of the rows
             expr = clfeval.average_precision(y, score, pos_label=pos_label, weight=weight)
             ap = _per_group(self._usable(score, nonfinite), expr, by, "average_precision")
         curve = self._sized(curve, y, by, weight)
@@ -790,6 +794,7 @@ class PlotNamespace:
         *,
         pos_label: Any = 1,
         max_points: int = MAX_POINTS,
+        labels: Sequence[Any] | None = None,
         models: Any = None,
         by: Any = None,
         weight: str | None = None,
@@ -805,6 +810,7 @@ class PlotNamespace:
             y,
             score,
             pos_label=pos_label,
+            labels=labels,
             models=models,
             by=by,
             weight=weight,
@@ -816,12 +822,13 @@ class PlotNamespace:
     def thresholds(
         self,
         y: str,
-        score: str,
+        score: str | None = None,
         *,
         metrics: Sequence[str] = ("precision", "recall", "f1"),
         pos_label: Any = 1,
         threshold: float | None = None,
         max_points: int = MAX_POINTS,
+        labels: Sequence[Any] | None = None,
         models: Any = None,
         by: Any = None,
         weight: str | None = None,
@@ -838,6 +845,7 @@ class PlotNamespace:
             y,
             score,
             pos_label=pos_label,
+            labels=labels,
             models=models,
             by=by,
             weight=weight,
@@ -855,6 +863,7 @@ class PlotNamespace:
         pos_label: Any = 1,
         n_bins: int = 10,
         strategy: Any = "uniform",
+        labels: Sequence[Any] | None = None,
         models: Any = None,
         by: Any = None,
         weight: str | None = None,
@@ -874,6 +883,7 @@ class PlotNamespace:
             pos_label=pos_label,
             n_bins=n_bins,
             strategy=strategy,
+            labels=labels,
             models=models,
             by=by,
             weight=weight,
@@ -881,7 +891,9 @@ class PlotNamespace:
             nonfinite=nonfinite,
         )
         ece = None
-        if strategy == "uniform" and models is None:  # per model: the bins' own ECE
+        if (
+            strategy == "uniform" and models is None and isinstance(proba, str) and labels is None
+        ):  # per model: the bins' own ECE
             expr = clfeval.ece(y, proba, pos_label=pos_label, n_bins=n_bins, weight=weight)
             ece = _per_group(self._usable(proba, nonfinite), expr, by, "ece")
         return charts.calibration(self._sized(frame, y, by, weight), ece=ece)
@@ -927,10 +939,11 @@ class PlotNamespace:
     def gain(
         self,
         y: str,
-        score: str,
+        score: str | None = None,
         *,
         pos_label: Any = 1,
         max_points: int = MAX_POINTS,
+        labels: Sequence[Any] | None = None,
         models: Any = None,
         by: Any = None,
         weight: str | None = None,
@@ -946,6 +959,7 @@ class PlotNamespace:
             y,
             score,
             pos_label=pos_label,
+            labels=labels,
             models=models,
             by=by,
             weight=weight,
@@ -957,10 +971,11 @@ class PlotNamespace:
     def lift(
         self,
         y: str,
-        score: str,
+        score: str | None = None,
         *,
         pos_label: Any = 1,
         max_points: int = MAX_POINTS,
+        labels: Sequence[Any] | None = None,
         models: Any = None,
         by: Any = None,
         weight: str | None = None,
@@ -976,6 +991,7 @@ class PlotNamespace:
             y,
             score,
             pos_label=pos_label,
+            labels=labels,
             models=models,
             by=by,
             weight=weight,

@@ -99,7 +99,8 @@ def report_html(
             plot.confusion_matrix(y, yhat, labels=labels, normalize="true", by=by, weight=weight),
         ),
     ]
-    if isinstance(score, str):
+    binary = isinstance(score, str) and not isinstance(frame.schema.get(score), pl.List | pl.Array)
+    if binary:  # one score column; per-class scores get the report's lines, not its charts
         kw = {"pos_label": pos_label, "by": by, "weight": weight}
         charts += [
             ("ROC curve", plot.roc(y, score, **kw)),

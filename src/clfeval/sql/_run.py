@@ -13,7 +13,7 @@ import difflib
 import re
 import secrets
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -400,6 +400,14 @@ def _check_call(spec: Macro, name: str, columns: Sequence[Any], params: dict[str
             hint=f"call it with the data, then {', '.join(spec.roles)}",
         )
     for role, column in zip(spec.roles, columns):
+        if role in ("score", "proba") and isinstance(column, Mapping | list | tuple):
+            raise InputError(
+                f"{name} takes one {role} column (binary); got per-class columns {column!r}",
+                role=role,
+                rule="score_labels",
+                hint="the DuckDB macros score two classes; for multiclass scores use the "
+                "Polars functions (ce.auroc, ce.metrics, ce.roc_curve with score={label: col})",
+            )
         _options.column_name(role, column)
     unknown = sorted(set(params) - set(spec.options) - set(spec.positional))
     if unknown:
