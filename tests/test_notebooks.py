@@ -9,11 +9,13 @@ The kernel's working directory is a temporary directory, so files a notebook wri
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
 import nbformat
 import pytest
+import tomllib
 from ipykernel.kernelspec import write_kernel_spec
 from jupyter_client.kernelspec import KernelSpecManager
 from nbclient import NotebookClient
@@ -102,3 +104,31 @@ def test_notebook_runs(path: Path, private_kernel: Path) -> None:
     ]
     assert not stderr, f"{path.name} wrote to stderr:\n" + "\n".join(stderr)
     assert sorted(NOTEBOOK_DIR.iterdir()) == before, "a notebook wrote into notebooks/"
+
+
+def _requirement_names(requirements: list[str]) -> set[str]:
+    return {
+        re.split(r"[<>=!~\[ ;]", r, maxsplit=1)[0].lower().replace("_", "-") for r in requirements
+    }
+
+
+# what a notebook imports, by the distribution that provides it
+DISTRIBUTIONS = {"sklearn": "scikit-learn", "clfeval": None}
+
+
+def test_notebooks_need_only_the_notebooks_extra() -> None:
+    """Every module a notebook imports is the standard library's, a runtime dependency or in
+    the ``notebooks`` extra the README tells a user to install; the test extra, which runs them
+    here, holds that extra."""
+    project = tomllib.loads((NOTEBOOK_DIR.parent / "pyproject.toml").read_text())["project"]
+    runtime = _requirement_names(project["dependencies"])
+    extra = _requirement_names(project["optional-dependencies"]["notebooks"])
+    assert extra <= _requirement_names(project["optional-dependencies"]["test"])
+    for path in NOTEBOOKS:
+        nb = nbformat.read(path, as_version=4)
+        for cell in _code_cells(nb):
+            for module in re.findall(r"^\s*(?:import|from)\s+(\w+)", cell.source, re.MULTILINE):
+                if module in sys.stdlib_module_names:
+                    continue
+                dist = DISTRIBUTIONS.get(module, module)
+                assert dist is None or dist in runtime | extra, f"{path.name} imports {module}"

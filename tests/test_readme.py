@@ -55,6 +55,8 @@ HANDLED = {
         "not run here: it is the command that runs this suite (.ci/run, tests/test_packaging.py)",
     ),
     "python/python-1": ("test_python_block", "as a script; the report equals scikit-learn's"),
+    "python/python-2": ("test_multiclass_block", "with the first block's df; scikit-learn's text"),
+    "python/python-3": ("test_comparing_block", "with the first block's df; one row per model"),
     "sql-duckdb/sql-1": (
         "test_sql_block",
         "macros loaded by each route of its comment and by --install, queries by the duckdb CLI",
@@ -403,6 +405,38 @@ def test_python_block(tmp_path: Path) -> None:
     assert GENERATOR in (tmp_path / "report.html").read_text(encoding="utf-8")
 
 
+def python_prelude() -> str:
+    """The first Python block's imports and its ``df``, which the later blocks continue."""
+    lines = BLOCKS["python/python-1"].text.splitlines()
+    return "".join(f"{x}\n" for x in lines if x.startswith(("import ", "df = ")))
+
+
+def test_multiclass_block(tmp_path: Path) -> None:
+    done = run_python(BLOCKS["python/python-2"], tmp_path, python_prelude())
+    assert done.stderr == ""
+    mc = ce.datasets.predictions_multiclass()
+    for model, rows in groups(mc, ["model"]).items():
+        y, p = rows["y"].cast(pl.String).to_numpy(), rows.select("p_high", "p_low", "p_medium")
+        assert (
+            skm.classification_report(
+                y, rows["yhat"].cast(pl.String).to_numpy(), labels=["low", "medium", "high"]
+            ).split("\n", 2)[2]
+            in done.stdout
+        ), model
+        auroc = skm.roc_auc_score(y, p.to_numpy(), multi_class="ovr")
+        assert re.search(rf"auroc\s+{auroc:.4f}", done.stdout), (model, auroc)
+
+
+def test_comparing_block(tmp_path: Path) -> None:
+    done = run_python(BLOCKS["python/python-3"], tmp_path, python_prelude())
+    assert done.stderr == ""
+    df = ce.datasets.predictions()
+    for model, rows in groups(df, ["model"]).items():
+        row = next(x for x in done.stdout.splitlines() if x.startswith(f"│ {model[0]} "))
+        auroc = skm.roc_auc_score(*arrays(rows, "y", "score"))
+        assert f"{auroc:.6f}".rstrip("0") in row, (model, row)
+
+
 @pytest.mark.parametrize(
     "loader",
     ["cat sql/*.sql | duckdb", "clfeval sql | duckdb", "clfeval sql --install"],
@@ -561,22 +595,6 @@ def test_scaling_bash(tmp_path: Path) -> None:
     assert_ran(run_commands(BLOCKS["scaling/bash-1"], tmp_path))
 
 
-def _cli_older_than_duckdb() -> bool:
-    """The duckdb CLI's major version is below the duckdb package's (another storage format)."""
-    cli = shutil.which("duckdb", path=ENV["PATH"])
-    if cli is None:
-        return False
-    done = subprocess.run([cli, "--version"], capture_output=True, text=True, check=False)
-    return int(done.stdout.lstrip("v").split(".")[0]) < int(duckdb.__version__.split(".")[0])
-
-
-@pytest.mark.xfail(
-    _cli_older_than_duckdb(),
-    strict=True,
-    reason="duckdb-cli 1.5.x (the newest published) cannot open a file written by the duckdb 2 "
-    "Python package: 'Trying to read a database file with version number 69, but we can "
-    "only read versions between 64 and 68'",
-)
 def test_cli_loads_macros_into_the_command_line_warehouse(cli_dir: Path, tmp_path: Path) -> None:
     """The SQL section's ``cat sql/*.sql | duckdb warehouse.db`` on the warehouse.db that the
     Command line section makes with Python (a copy)."""

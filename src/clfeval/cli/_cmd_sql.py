@@ -38,8 +38,11 @@ def _install(target: str) -> int:
     from clfeval import sql
 
     new = check_install_target(target)
+    # a new file in the oldest storage format the macros support, so that the DuckDB
+    # command-line client (1.5 on PyPI) opens it too; an existing file keeps its own
+    config = {"storage_compatibility_version": sql.OLDEST_DUCKDB} if new else {}
     try:
-        con = duckdb.connect(target)
+        con = duckdb.connect(target, config=config)
     except duckdb.Error as err:
         raise input_error(
             f"cannot open {target!r} as a DuckDB database: {first_line(err)}",

@@ -45,7 +45,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from clfeval.sql._files import connect, files, load, quote, sql_dir, text
+from clfeval.sql._files import OLDEST_DUCKDB, connect, files, load, quote, sql_dir, text
 from clfeval.sql._run import (
     AGGREGATE_MACROS,
     TABLE_MACROS,
@@ -67,6 +67,7 @@ from clfeval.sql._run import (
 
 __all__ = [
     "AGGREGATE_MACROS",
+    "OLDEST_DUCKDB",
     "TABLE_MACROS",
     "aggregate",
     "auroc",

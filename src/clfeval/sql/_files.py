@@ -12,6 +12,10 @@ if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
 
 
+# The oldest DuckDB the macro files are tested on (the command-line client that pip installs,
+# duckdb-cli 1.5.6); as a storage version it lets that client open a file DuckDB 2 writes.
+OLDEST_DUCKDB = "v1.5.0"
+
 def sql_dir() -> Traversable:
     """The directory holding the ``NN_<family>.sql`` files.
 
