@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 # duckdb-cli 1.5.6); as a storage version it lets that client open a file DuckDB 2 writes.
 OLDEST_DUCKDB = "v1.5.0"
 
+
 def sql_dir() -> Traversable:
     """The directory holding the ``NN_<family>.sql`` files.
 
