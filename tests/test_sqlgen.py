@@ -244,14 +244,27 @@ def _fpr(yt, yp, sample_weight=None):
     return 1.0 - _spec(yt, yp, sample_weight=sample_weight) if total > 0 else 0.0
 
 
+def _npv(yt, yp, **kw):
+    return precision_score(yt, yp, pos_label=0, zero_division=0.0, **kw)
+
+
+def _youden(yt, yp, **kw):
+    return recall_score(yt, yp, zero_division=0.0, **kw) + _spec(yt, yp, **kw) - 1.0
+
+
+# scikit-learn's number for each metric of the thresholds table, in the registry's order
 THRESHOLD_METRICS = [
     lambda yt, yp, **kw: precision_score(yt, yp, zero_division=0.0, **kw),
     lambda yt, yp, **kw: recall_score(yt, yp, zero_division=0.0, **kw),
     _spec,
     _fpr,
+    _npv,
     lambda yt, yp, **kw: f1_score(yt, yp, zero_division=0.0, **kw),
+    lambda yt, yp, **kw: f1_score(yt, yp, zero_division=0.0, **kw),  # fbeta, beta = 1
     accuracy_score,
+    balanced_accuracy_score,
     matthews_corrcoef,
+    _youden,
 ]
 
 

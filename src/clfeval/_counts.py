@@ -49,6 +49,37 @@ def col(c: IntoExpr, role: str = "column") -> pl.Expr:
     )
 
 
+def divide(num: pl.Expr, den: pl.Expr, zero_division: float | None) -> pl.Expr:
+    """``num / den``, or ``zero_division`` (null when None) where ``den`` is 0: the one guard."""
+    fallback = pl.lit(None, pl.Float64) if zero_division is None else pl.lit(float(zero_division))
+    return pl.when(den == 0).then(fallback).otherwise(num / den)
+
+
+class PolarsAlgebra:
+    """The registry's formulas (``clfeval._metrics``) rendered as Polars expressions."""
+
+    div = staticmethod(divide)
+
+    @staticmethod
+    def share(part: pl.Expr, total: pl.Expr) -> pl.Expr:
+        return share(part, total)
+
+    @staticmethod
+    def mean_defined(a: pl.Expr, b: pl.Expr) -> pl.Expr:
+        return pl.mean_horizontal(a, b)
+
+    @staticmethod
+    def zero_when(den: pl.Expr, value: pl.Expr) -> pl.Expr:
+        return pl.when(den == 0).then(0.0).otherwise(value)
+
+    @staticmethod
+    def sqrt(x: pl.Expr) -> pl.Expr:
+        return x.sqrt()
+
+
+POLARS = PolarsAlgebra()
+
+
 def share(part: pl.Expr, total: pl.Expr) -> pl.Expr:
     """``part / total`` divided exactly, also when ``total`` is one aggregated value.
 

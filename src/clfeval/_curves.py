@@ -29,7 +29,8 @@ from typing import Any, Literal
 import polars as pl
 
 from clfeval import _options
-from clfeval._label import divide
+from clfeval._counts import divide
+from clfeval._metrics import THRESHOLD_METRICS
 from clfeval._models import Models, comparable
 from clfeval._validate import (
     NOT_GIVEN,
@@ -59,10 +60,7 @@ PLAN: Plan = "auto"  # tests force one plan to check both give the same rows
 PROBE_ROWS = 100_000
 FrameScore = str | Sequence[str] | Mapping[Any, str]
 COUNT_COLUMNS = ["tp", "fp", "fn", "tn"]
-METRIC_COLUMNS = [
-    "precision", "recall", "specificity", "fpr", "npv", "f1", "fbeta", "accuracy",
-    "balanced_accuracy", "mcc", "youden_j",
-]  # fmt: skip
+METRIC_COLUMNS = list(THRESHOLD_METRICS)  # the thresholds table's metrics (the registry's)
 # output and working columns a group column may not be named like
 RESERVED = {
     "threshold", "tpr", "fnr", "fraction_targeted", "gain", "lift", "bin", "mean_predicted",

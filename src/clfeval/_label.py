@@ -20,17 +20,20 @@ import polars as pl
 
 from clfeval import _options
 from clfeval._counts import (
+    POLARS,
     IntoExpr,
     OvR,
     binary_counts,
     class_index,
     col,
+    divide,
     guard,
     ovr_counts,
     share,
     valid_rows,
     weight_expr,
 )
+from clfeval._metrics import METRICS, names
 from clfeval._validate import check_options
 
 Average = Literal["binary", "micro", "macro", "weighted"] | None
@@ -54,22 +57,19 @@ __all__ = [
 ]
 
 
-def divide(num: pl.Expr, den: pl.Expr, zero_division: ZeroDivision) -> pl.Expr:
-    """``num / den``, or ``zero_division`` (null when None) where ``den`` is 0: the one guard."""
-    fallback = pl.lit(None, pl.Float64) if zero_division is None else pl.lit(float(zero_division))
-    return pl.when(den == 0).then(fallback).otherwise(num / den)
-
-
-# A ratio is a formula over (tp, fp, fn, tn, support, pred) for one class or pooled counts.
+# A ratio is a formula over (tp, fp, fn, tn, support, pred) for one class or pooled counts:
+# the registry's formula of a per-class metric, rendered in Polars.
 Ratio = Callable[[OvR, ZeroDivision], pl.Expr]
+
+
+def _ratio(name: str, beta: float = 1.0) -> Ratio:
+    formula = METRICS[name].binary
+    assert formula is not None, name
+    return lambda c, z: formula(POLARS, c, z, beta)  # type: ignore[arg-type]
+
+
 RATIOS: dict[str, Ratio] = {
-    "precision": lambda c, z: divide(c.tp, c.pred, z),
-    "recall": lambda c, z: divide(c.tp, c.support, z),
-    "specificity": lambda c, z: divide(c.tn, c.tn + c.fp, z),
-    "npv": lambda c, z: divide(c.tn, c.tn + c.fn, z),
-    "fpr": lambda c, z: divide(c.fp, c.fp + c.tn, z),
-    "fnr": lambda c, z: divide(c.fn, c.fn + c.tp, z),
-    "jaccard": lambda c, z: divide(c.tp, c.support + c.pred - c.tp, z),
+    name: _ratio(name) for name in names(averaged=True) if not METRICS[name].params
 }
 
 
@@ -78,10 +78,7 @@ def fbeta_ratio(beta: float) -> Ratio:
 
     β = inf is recall (scikit-learn's limit); β = 0 is precision.
     """
-    if beta == float("inf"):
-        return RATIOS["recall"]
-    b2 = beta * beta
-    return lambda c, z: divide((1 + b2) * c.tp, b2 * c.support + c.pred, z)
+    return _ratio("fbeta", beta)
 
 
 def averaged(

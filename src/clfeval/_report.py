@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from clfeval import _label, _options
+from clfeval import _label, _metrics, _options
 from clfeval._counts import (
     COUNTS_COLUMNS,
     N,
@@ -40,11 +40,10 @@ from clfeval._validate import (
 )
 from clfeval.exceptions import InputError
 
-LABEL_DEFAULT = ("accuracy", "balanced_accuracy", "precision", "recall", "f1", "mcc")
-SCORE_DEFAULT = ("auroc", "average_precision", "log_loss", "brier")
+LABEL_DEFAULT = _metrics.default_set("label")
+SCORE_DEFAULT = _metrics.default_set("score", "proba")
 RANKED = ("auroc", "average_precision")  # binary: computed from the threshold counts
-PER_CLASS = ("precision", "recall", "f1", "specificity", "npv", "fpr", "fnr", "jaccard")
-AVERAGED = (*PER_CLASS, "fbeta")
+AVERAGED = _metrics.names(averaged=True)
 
 
 def _label_metric(name: str, y: str, yhat: str, opts: dict[str, Any]) -> pl.Expr:
@@ -94,13 +93,7 @@ def _from_counts(name: str, opts: dict[str, Any]) -> pl.Expr | None:
 
 LABEL_METRICS = (
     *LABEL_DEFAULT,
-    "cohen_kappa",
-    "specificity",
-    "npv",
-    "fpr",
-    "fnr",
-    "jaccard",
-    "fbeta",
+    *(n for n in _metrics.names(family="label", in_metrics=True) if n not in LABEL_DEFAULT),
 )
 
 

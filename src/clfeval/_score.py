@@ -24,7 +24,7 @@ from typing import Any, Literal
 import polars as pl
 
 from clfeval import _options
-from clfeval._counts import IntoExpr, OvR, col, guard, share, valid_rows, weight_expr
+from clfeval._counts import POLARS, IntoExpr, col, guard, share, valid_rows, weight_expr
 from clfeval._curves import (
     COUNT_COLUMNS,
     FP,
@@ -39,7 +39,7 @@ from clfeval._curves import (
     finish,
     over,
 )
-from clfeval._label import RATIOS, divide, fbeta_ratio
+from clfeval._metrics import THRESHOLD_METRICS, Counts, binary_formulas
 from clfeval._models import Models, comparable
 from clfeval._schema import order_scores
 from clfeval._validate import Frame, Missing
@@ -493,35 +493,12 @@ def top_k_accuracy(
 
 
 def _metric_columns(beta: float, zero_division: float | None) -> dict[str, pl.Expr]:
-    """Every metric of the thresholds table as a formula over the counts (one place each)."""
+    """Every metric of the thresholds table: the registry's formulas over the counts."""
     tp, fp = pl.col(TP).cast(pl.Float64), pl.col(FP).cast(pl.Float64)
     # "+ 0.0 * tp": totals laid out like tp, so Polars divides exactly (see _curves.rate)
     n_pos, n_neg = pl.col(NP) + 0.0 * tp, pl.col(NN) + 0.0 * tp
-    fn, tn = n_pos - tp, n_neg - fp
-    c = OvR(tp=tp, pred=tp + fp, support=n_pos, total=n_pos + n_neg, classes=None)
-    z = zero_division
-    recall, specificity = RATIOS["recall"](c, z), RATIOS["specificity"](c, z)
-    # binary MCC on shares of the rows (as mcc_from): huge weights cannot overflow
-    n = n_pos + n_neg
-    pp, pn, ap, an = share(tp + fp, n), share(tn + fn, n), share(n_pos, n), share(n_neg, n)
-    den = pp * pn * ap * an
-    return {
-        "precision": RATIOS["precision"](c, z),
-        "recall": recall,
-        "specificity": specificity,
-        "fpr": RATIOS["fpr"](c, z),
-        "npv": RATIOS["npv"](c, z),
-        "f1": fbeta_ratio(1.0)(c, z),
-        "fbeta": fbeta_ratio(beta)(c, z),
-        "accuracy": divide(tp + tn, c.total, z),
-        # recall of each class present, averaged (scikit-learn's balanced_accuracy_score)
-        "balanced_accuracy": pl.mean_horizontal(divide(tp, n_pos, None), divide(tn, n_neg, None)),
-        # binary MCC; 0 when a margin is empty, as scikit-learn
-        "mcc": pl.when(den == 0)
-        .then(0.0)
-        .otherwise((share(tp, n) * share(tn, n) - share(fp, n) * share(fn, n)) / den.sqrt()),
-        "youden_j": recall + specificity - 1.0,
-    }
+    counts = Counts(tp=tp, pred=tp + fp, support=n_pos, total=n_pos + n_neg)
+    return binary_formulas(POLARS, counts, zero_division, beta, THRESHOLD_METRICS)
 
 
 def _table(

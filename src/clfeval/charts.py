@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
+from clfeval._metrics import METRICS
 from clfeval._plot import (
     MAX_CLASSES,
     MAX_POINTS,
@@ -88,27 +89,8 @@ SIZE = 320
 GREY = "#9e9e9e"
 TITLES = {
     "threshold": "Threshold (score ≥)",
-    "fpr": "False positive rate",
     "tpr": "True positive rate",
-    "fnr": "False negative rate",
-    "precision": "Precision",
-    "recall": "Recall",
-    "specificity": "Specificity",
-    "npv": "Negative predictive value",
-    "f1": "F1 score",
-    "fbeta": "F-beta score",
-    "accuracy": "Accuracy",
-    "balanced_accuracy": "Balanced accuracy",
-    "mcc": "Matthews correlation",
-    "youden_j": "Youden's J",
-    "jaccard": "Jaccard index",
-    "cohen_kappa": "Cohen's kappa",
-    "auroc": "AUROC",
-    "average_precision": "Average precision",
-    "log_loss": "Log loss",
-    "brier": "Brier score",
-    "ks": "KS statistic",
-    "ece": "Expected calibration error",
+    **{m.name: m.title for m in METRICS.values()},
     "fraction_targeted": "Fraction targeted (highest scores first)",
     "gain": "Share of positives found",
     "lift": "Lift over random",

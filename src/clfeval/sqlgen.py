@@ -21,6 +21,7 @@ from numbers import Integral
 from typing import Any
 
 from clfeval import _options
+from clfeval._metrics import THRESHOLD_METRICS, Counts, binary_formulas
 from clfeval.exceptions import InputError
 
 try:
@@ -43,7 +44,7 @@ _ALIASES = {"confusion_matrix": "confusion"}
 _AVERAGES = ("binary", "micro", "macro", "weighted")  # no per-class None: one row per group
 _EPS = sys.float_info.epsilon  # numpy.finfo(float64).eps: scikit-learn's log-loss clip
 _PT = ("_clf_s", "_clf_tp", "_clf_fp", "_clf_npos", "_clf_nneg", "_clf_i")  # a curve point
-_RATES = ("precision", "recall", "specificity", "fpr", "f1", "accuracy", "mcc")
+_RATES = THRESHOLD_METRICS  # the thresholds table's metrics, as in Polars
 _KEYS = ("label", "actual", "predicted", "threshold", "bin")  # kept when a group is nulled
 _OUTPUTS = {
     "counts": ("label", "tp", "fp", "fn", "tn", "support"),
@@ -77,6 +78,7 @@ def query(
     n_bins: int = 10,
     average: str = _options.DEFAULTS["average"],
     zero_division: float | None = 0.0,
+    beta: float = 1.0,
 ) -> str:
     """One SQL statement computing `metric` per group, as scikit-learn computes it.
 
@@ -91,8 +93,10 @@ def query(
     - ``metrics``: accuracy, balanced_accuracy, precision, recall, f1 (`average`), mcc with
       `yhat`; auroc, average_precision with `score`; log_loss, brier with `proba` (or
       `score`, as ``clfeval.metrics``).
-    - ``thresholds``: threshold, tp, fp, fn, tn, precision, recall, specificity, fpr, f1,
-      accuracy, mcc per distinct score, highest first (``score >= threshold`` is positive).
+    - ``thresholds``: threshold, tp, fp, fn, tn, then the metrics of ``clfeval.thresholds``
+      (precision, recall, specificity, fpr, npv, f1, fbeta with ``beta``, accuracy,
+      balanced_accuracy, mcc, youden_j: the registry's formulas, rendered to SQL) per
+      distinct score, highest first (``score >= threshold`` is positive).
     - ``roc_curve`` (threshold, fpr, tpr; first row +inf), ``pr_curve`` (threshold,
       precision, recall; thresholds increasing, then precision 1, recall 0 at a null
       threshold), ``det_curve`` (threshold, fpr, fnr): scikit-learn's points and order.
@@ -159,6 +163,7 @@ def query(
     _choice(dialect, DIALECTS, "dialect")
     average = _options.average(average, _AVERAGES)
     zero_division = _options.zero_division(zero_division)
+    beta = _options.beta(beta)
     n_bins = _options.n_bins(n_bins)
     if drop_intermediate is not None:
         _options.flag("drop_intermediate", drop_intermediate)
@@ -175,6 +180,7 @@ def query(
                                ("weight", weight)) if c is not None}  # fmt: skip
     groups = _names(group_cols, cap, roles)
     b = _Builder(dialect, _table(table), groups, weight, _literal(pos_label), zero_division)
+    b.beta = beta
     ranking = score if score is not None else proba
     if cap in _LABEL:
         b.label_source(y, _need(yhat, "yhat", cap))
@@ -327,6 +333,73 @@ def _union(*selects: exp.Select) -> exp.Expr:
     return out
 
 
+class _Sql:
+    """A sqlglot expression whose arithmetic copies its operands (a node has one parent), so
+    that the registry's formulas (``clfeval._metrics``) may use a value twice."""
+
+    __slots__ = ("node",)
+
+    def __init__(self, node: exp.Expr) -> None:
+        self.node = node
+
+    @staticmethod
+    def of(value: Any) -> exp.Expr:
+        if isinstance(value, _Sql):
+            return value.node.copy()
+        return _dbl(exp.Literal.number(repr(float(value))))
+
+    def _op(self, kind: type[exp.Expr], other: Any, swap: bool = False) -> _Sql:
+        a, b = _Sql.of(self), _Sql.of(other)
+        return _Sql(kind(this=b, expression=a) if swap else kind(this=a, expression=b))
+
+    def __add__(self, o: Any) -> _Sql:
+        return self._op(exp.Add, o)
+
+    def __radd__(self, o: Any) -> _Sql:
+        return self._op(exp.Add, o, swap=True)
+
+    def __sub__(self, o: Any) -> _Sql:
+        return self._op(exp.Sub, o)
+
+    def __rsub__(self, o: Any) -> _Sql:
+        return self._op(exp.Sub, o, swap=True)
+
+    def __mul__(self, o: Any) -> _Sql:
+        return self._op(exp.Mul, o)
+
+    def __rmul__(self, o: Any) -> _Sql:
+        return self._op(exp.Mul, o, swap=True)
+
+    def __truediv__(self, o: Any) -> _Sql:
+        return self._op(exp.Div, o)
+
+
+class _SqlAlgebra:
+    """The registry's formulas rendered as portable SQL (sqlglot), through the builder's
+    zero guard."""
+
+    def __init__(self, builder: _Builder) -> None:
+        self.b = builder
+
+    def div(self, num: Any, den: Any, zero: Any) -> _Sql:
+        fallback = None if zero is None else zero.copy()
+        return _Sql(self.b.div(_Sql.of(num), _Sql.of(den), fallback))
+
+    def share(self, part: Any, total: Any) -> _Sql:
+        return _Sql(self.b.div(_Sql.of(part), _Sql.of(total)))
+
+    def mean_defined(self, a: Any, b: Any) -> _Sql:
+        x, y = _Sql.of(a), _Sql.of(b)
+        mean = (x.copy() + y.copy()) / _f(2)
+        return _Sql(_case((_null(x), y.copy()), (_null(y), x.copy()), default=mean))
+
+    def zero_when(self, den: Any, value: Any) -> _Sql:
+        return _Sql(_case((_Sql.of(den).eq(0), _f(0)), default=_Sql.of(value)))
+
+    def sqrt(self, x: Any) -> _Sql:
+        return _Sql(exp.Sqrt(this=_Sql.of(x)))
+
+
 def _item(item: str | tuple[str, exp.Expr] | exp.Expr) -> exp.Expr:
     if isinstance(item, str):
         return _c(item)
@@ -345,6 +418,7 @@ class _Builder:
         self.ctype = "DOUBLE" if weight is not None else "BIGINT"
         self.ctes: list[exp.CTE] = []
         self.guards: list[str] = []  # CTEs flagging groups whose numbers are meaningless
+        self.beta = 1.0  # F-beta's beta in the thresholds table
 
     # -- plumbing -------------------------------------------------------------------------
 
@@ -765,21 +839,10 @@ class _Builder:
                 "_clf_tot", "_clf_i", *counts, "_clf_npos", "_clf_nneg", ("_clf_pp", _dbl(tp + fp))
             ),
         )
-        tp, fp, fn, tn, P, N, pp = (
-            _dbl(_c(k)) for k in ("tp", "fp", "fn", "tn", "_clf_npos", "_clf_nneg", "_clf_pp")
-        )
-        # scikit-learn's MCC on the 2x2 matrix, classes ordered negative, positive
-        pn = tn + fn
-        mcc = self.mcc(tp + tn, P + N, N * pn + P * pp, pn * pn + pp * pp, N * N + P * P)
-        rates = [
-            self.div(tp, pp, self.zd),
-            self.div(tp, P, self.zd),
-            self.div(tn, N, self.zd),
-            self.div(fp, N, self.zd),
-            self.div(_f(2) * tp, P + pp, self.zd),
-            self.div(tp + tn, P + N),
-            mcc,
-        ]
+        tp, P, N, pp = (_Sql(_dbl(_c(k))) for k in ("tp", "_clf_npos", "_clf_nneg", "_clf_pp"))
+        counts = Counts(tp=tp, pred=pp, support=P, total=P + N)
+        values = binary_formulas(_SqlAlgebra(self), counts, self.zd, self.beta, _RATES)
+        rates = [values[name].node for name in _RATES]
         body = self.sel("_clf_thr", "threshold", "tp", "fp", "fn", "tn", *zip(_RATES, rates))
         return self.finish(body, "_clf_i")
 
