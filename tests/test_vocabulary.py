@@ -214,3 +214,39 @@ def test_cli_errors(
     err = capsys.readouterr().err
     assert len(err.splitlines()) == 1, err
     assert needle in err, err
+
+
+@pytest.mark.parametrize("multi_class", ["ovr", "ovo"])
+@pytest.mark.parametrize("average", ["macro", "weighted"])
+def test_metrics_chooses_multi_class_and_average(
+    three: pl.DataFrame, multi_class: str, average: str
+) -> None:
+    order = sorted(CLASSES)
+    p = three.select(COLUMNS[CLASSES.index(c)] for c in order).to_numpy()
+    expected = skm.roc_auc_score(
+        three["y"].to_numpy(), p, multi_class=multi_class, average=average, labels=order
+    )
+    got = ce.metrics(
+        three, "y", "yhat", score=dict(zip(CLASSES, COLUMNS)), metrics=["auroc"],
+        average=average, multi_class=multi_class,
+    )  # fmt: skip
+    assert got.item() == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.parametrize("weights", [None, "linear", "quadratic"])
+def test_metrics_takes_kappa_weights(three: pl.DataFrame, weights: str | None) -> None:
+    expected = skm.cohen_kappa_score(
+        three["y"].to_numpy(), three["yhat"].to_numpy(), weights=weights, labels=CLASSES
+    )
+    got = three.clf.metrics(
+        "y", "yhat", metrics=["cohen_kappa"], labels=CLASSES, kappa_weights=weights
+    )
+    assert got.item() == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("option", "value"), [("multi_class", "ovx"), ("kappa_weights", "w"), ("kappa_weights", 2)]
+)
+def test_metrics_option_errors(three: pl.DataFrame, option: str, value: object) -> None:
+    with pytest.raises(ce.InputError, match=option):
+        ce.metrics(three, "y", "yhat", **{option: value})

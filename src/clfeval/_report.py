@@ -56,7 +56,9 @@ def _label_metric(name: str, y: str, yhat: str, opts: dict[str, Any]) -> pl.Expr
     if name == "mcc":
         return _label.mcc(y, yhat, weight=weight)
     if name == "cohen_kappa":
-        return _label.cohen_kappa(y, yhat, labels=opts["labels"], weight=weight)
+        return _label.cohen_kappa(
+            y, yhat, weights=opts.get("kappa_weights"), labels=opts["labels"], weight=weight
+        )
     kw = {k: opts[k] for k in ("average", "pos_label", "labels", "zero_division")}
     if name == "fbeta":
         return _label.fbeta(y, yhat, beta=opts["beta"], weight=weight, **kw)
@@ -101,11 +103,16 @@ def _score_metric(name: str, y: str, score: Any, opts: dict[str, Any]) -> pl.Exp
     from clfeval import _prob, _score
 
     weight, pos_label = opts["weight"], opts["pos_label"]
+    per_class = {} if isinstance(score, str) else {"average": opts.get("score_average", "macro")}
     if name == "auroc":
-        return _score.auroc(y, score, pos_label=pos_label, weight=weight, labels=opts["labels"])
+        if per_class:
+            per_class["multi_class"] = opts.get("multi_class", "ovr")
+        return _score.auroc(
+            y, score, pos_label=pos_label, weight=weight, labels=opts["labels"], **per_class
+        )
     if name == "average_precision":
         return _score.average_precision(
-            y, score, pos_label=pos_label, weight=weight, labels=opts["labels"]
+            y, score, pos_label=pos_label, weight=weight, labels=opts["labels"], **per_class
         )
     if name == "log_loss":
         return _prob.log_loss(y, score, pos_label=pos_label, weight=weight, labels=opts["labels"])
@@ -148,6 +155,8 @@ def metrics(
     labels: Sequence[Any] | None = None,
     zero_division: _label.ZeroDivision = 0.0,
     beta: float = 1.0,
+    multi_class: Literal["ovr", "ovo"] = "ovr",
+    kappa_weights: Literal["linear", "quadratic"] | None = None,
     models: Models = None,
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
@@ -160,6 +169,11 @@ def metrics(
     auroc, average_precision, log_loss, brier when ``score`` is given. Label metrics are computed
     from one group-by on ``(by, y, yhat)``. With ``missing="drop"`` an ``n_excluded`` column
     follows the group columns.
+
+    Options as the expressions': ``beta`` (fbeta), ``kappa_weights`` (cohen_kappa's
+    ``weights``: None, ``"linear"``, ``"quadratic"``), and for per-class scores
+    ``multi_class`` (``"ovr"``, ``"ovo"``) with ``average`` for AUROC and average precision
+    (macro, as scikit-learn, when ``average="binary"``).
 
     ``models=`` (instead of ``yhat``/``score``) compares the prediction columns of a
     wide frame: a list, ``{name: column}``, or ``{name: {"yhat": ..., "score": ...}}``;
@@ -179,6 +193,18 @@ def metrics(
     labels = _options.labels(labels)
     check_options(average=average, labels=labels, zero_division=zero_division)
     beta = _options.beta(beta)
+    _options.choice(
+        "multi_class",
+        multi_class,
+        ("ovr", "ovo"),
+        "'ovr' is one-vs-rest, 'ovo' is Hand & Till's one-vs-one",
+    )
+    _options.choice(
+        "kappa_weights",
+        kappa_weights,
+        (None, "linear", "quadratic"),
+        "cohen_kappa's weights: how far apart two classes are in the class order",
+    )
     if yhat is None and score is None:
         raise InputError(
             "metrics needs yhat= or score=",
@@ -248,6 +274,9 @@ def metrics(
         "zero_division": zero_division,
         "weight": N,
         "beta": beta,
+        "kappa_weights": kappa_weights,
+        "multi_class": multi_class,
+        "score_average": "macro" if average == "binary" else average,
     }
     parts: list[pl.LazyFrame] = []
     if label_names:
