@@ -100,3 +100,51 @@ def test_generated_thresholds_equal_polars(
     b = expected.drop("g").cast(pl.Float64).to_numpy()
     np.testing.assert_array_equal(np.isnan(a), np.isnan(b))
     np.testing.assert_allclose(a, b, rtol=0, atol=1e-12)
+
+
+GENERATED_LABEL = [n for n in _metrics.names(family="label", in_metrics=True) if n != "cohen_kappa"]
+
+
+@pytest.mark.parametrize("average", ["binary", "micro", "macro", "weighted"])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize(("zero_division", "beta"), [(0.0, 1.0), (None, 2.0)])
+def test_generated_metrics_equal_polars(
+    average: str, weighted: bool, zero_division: float | None, beta: float
+) -> None:
+    """Every label metric the registry lists for clfeval.metrics, in the generated SQL."""
+    rng = np.random.default_rng(5)
+    n = 500
+    k = 2 if average == "binary" else 4
+    df = pl.DataFrame(
+        {
+            "g": rng.choice(["a", "b", "c"], n),
+            "y": rng.integers(0, k, n),
+            "yhat": rng.integers(0, k, n),
+            "w": rng.integers(0, 4, n) * 0.5,
+        }
+    )
+    weight = "w" if weighted else None
+    sql = sqlgen.query(
+        "metrics", table="t", y="y", yhat="yhat", group_cols=["g"], weight=weight,
+        average=average, zero_division=zero_division, beta=beta, metrics=GENERATED_LABEL,
+    )  # fmt: skip
+    con = duckdb.connect()
+    con.register("t", df.to_arrow())
+    got = con.sql(sql).pl()
+    expected = ce.metrics(
+        df, "y", "yhat", by="g", weight=weight, average=average,
+        zero_division=zero_division, beta=beta, metrics=GENERATED_LABEL,
+    )  # fmt: skip
+    assert got.columns == expected.columns == ["g", *GENERATED_LABEL]
+    a, b = got.drop("g").to_numpy(), expected.drop("g").to_numpy()
+    np.testing.assert_array_equal(np.isnan(a), np.isnan(b))
+    np.testing.assert_allclose(a, b, rtol=0, atol=1e-12)
+
+
+def test_generated_metrics_names() -> None:
+    with pytest.raises(ce.InputError, match="needs score="):
+        sqlgen.query("metrics", table="t", y="y", yhat="p", metrics=["auroc"])
+    with pytest.raises(ce.InputError, match="cohen_kappa"):
+        sqlgen.query("metrics", table="t", y="y", yhat="p", metrics=["cohen_kappa"])
+    with pytest.raises(ce.InputError, match="'f2'"):
+        sqlgen.query("metrics", table="t", y="y", yhat="p", metrics=["f2"])

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from numbers import Integral
 from typing import Any
 
-from clfeval import _options
+from clfeval import _metrics, _options
 from clfeval._metrics import THRESHOLD_METRICS, Counts, binary_formulas
 from clfeval.exceptions import InputError
 
@@ -41,7 +41,15 @@ _SCORE = ("thresholds", "roc_curve", "pr_curve", "det_curve", "auroc", "average_
 _PROB = ("log_loss", "brier", "calibration")
 CAPABILITIES = (*_LABEL, "metrics", *_SCORE, *_PROB)
 _ALIASES = {"confusion_matrix": "confusion"}
-_AVERAGES = ("binary", "micro", "macro", "weighted")  # no per-class None: one row per group
+_AVERAGES = ("binary", "micro", "macro", "weighted")
+_PRF = ("precision", "recall", "f1")  # the report's per-class metrics
+_AVERAGED = _metrics.names(averaged=True)
+# the label metrics of clfeval.metrics that portable SQL computes (kappa needs the full
+# confusion matrix: not generated yet)
+_LABEL_METRICS = tuple(
+    n for n in _metrics.names(family="label", in_metrics=True) if n != "cohen_kappa"
+)
+_SCORE_METRICS = _metrics.default_set("score", "proba")  # no per-class None: one row per group
 _EPS = sys.float_info.epsilon  # numpy.finfo(float64).eps: scikit-learn's log-loss clip
 _PT = ("_clf_s", "_clf_tp", "_clf_fp", "_clf_npos", "_clf_nneg", "_clf_i")  # a curve point
 _RATES = THRESHOLD_METRICS  # the thresholds table's metrics, as in Polars
@@ -50,10 +58,7 @@ _OUTPUTS = {
     "counts": ("label", "tp", "fp", "fn", "tn", "support"),
     "confusion": ("actual", "predicted", "count"),
     "report": ("label", "precision", "recall", "f1", "support"),
-    "metrics": (
-        *("accuracy", "balanced_accuracy", "precision", "recall", "f1", "mcc"),
-        *("auroc", "average_precision", "log_loss", "brier"),
-    ),
+    "metrics": (*_LABEL_METRICS, *_SCORE_METRICS),
     "thresholds": ("threshold", "tp", "fp", "fn", "tn", *_RATES),
     "roc_curve": ("threshold", "fpr", "tpr"),
     "pr_curve": ("threshold", "precision", "recall"),
@@ -79,6 +84,7 @@ def query(
     average: str = _options.DEFAULTS["average"],
     zero_division: float | None = 0.0,
     beta: float = 1.0,
+    metrics: Sequence[str] | None = None,
 ) -> str:
     """One SQL statement computing `metric` per group, as scikit-learn computes it.
 
@@ -90,9 +96,10 @@ def query(
     - ``report``: label (text), precision, recall, f1, support per class, then ``accuracy``
       (f1 = accuracy; precision, recall null), ``macro avg`` and ``weighted avg`` rows whose
       support is the group total.
-    - ``metrics``: accuracy, balanced_accuracy, precision, recall, f1 (`average`), mcc with
-      `yhat`; auroc, average_precision with `score`; log_loss, brier with `proba` (or
-      `score`, as ``clfeval.metrics``).
+    - ``metrics``: ``metrics=`` names them as ``clfeval.metrics`` does (default its default
+      set): with `yhat` any label metric of the registry but cohen_kappa (the averaged ones
+      under `average`, fbeta with `beta`); auroc, average_precision with `score`; log_loss,
+      brier with `proba` (or `score`). One formula per metric, shared with Polars.
     - ``thresholds``: threshold, tp, fp, fn, tn, then the metrics of ``clfeval.thresholds``
       (precision, recall, specificity, fpr, npv, f1, fbeta with ``beta``, accuracy,
       balanced_accuracy, mcc, youden_j: the registry's formulas, rendered to SQL) per
@@ -193,7 +200,8 @@ def query(
             "yhat= gives the label metrics, score= auroc and average precision, "
             "proba= log loss and Brier",
         )
-        tree = b.metrics(y, yhat, score, proba if proba is not None else score, average)
+        proba = proba if proba is not None else score
+        tree = b.metrics(y, yhat, ranking, proba, average, _metric_list(metrics, yhat, ranking))
     elif cap in _PROB:
         b.prob_source(y, _need(proba if proba is not None else score, "proba", cap))
         tree = b.calibration(n_bins) if cap == "calibration" else b.finish(b.prob_select(cap))
@@ -211,6 +219,33 @@ def query(
 
 
 # --------------------------------------------------------------------------- validation
+
+
+def _metric_list(metrics: Any, yhat: str | None, score: str | None) -> list[str]:
+    """The metrics of ``metrics=`` (default: clfeval.metrics' default set for the columns
+    given), each with the column it reads."""
+    if metrics is None:
+        return [
+            *(_metrics.default_set("label") if yhat is not None else ()),
+            *(_SCORE_METRICS if score is not None else ()),
+        ]
+    if "cohen_kappa" in (metrics if isinstance(metrics, list | tuple) else ()):
+        raise InputError(
+            "cohen_kappa is not in the generated SQL yet",
+            role="metrics",
+            rule="option",
+            hint="compute it with clfeval.cohen_kappa or the DuckDB macro clf_cohen_kappa",
+        )
+    names = _options.metric_names(metrics, (*_LABEL_METRICS, *_SCORE_METRICS))
+    for name in names:
+        needed, given = ("yhat", yhat) if name in _LABEL_METRICS else ("score", score)
+        _check(
+            given is not None,
+            f"metric {name!r} needs {needed}=",
+            needed,
+            "pass the column it reads: yhat= for label metrics, score= or proba= for scores",
+        )
+    return names
 
 
 def _check(ok: bool, message: str, role: str, hint: str, column: str | None = None) -> None:
@@ -418,7 +453,8 @@ class _Builder:
         self.ctype = "DOUBLE" if weight is not None else "BIGINT"
         self.ctes: list[exp.CTE] = []
         self.guards: list[str] = []  # CTEs flagging groups whose numbers are meaningless
-        self.beta = 1.0  # F-beta's beta in the thresholds table
+        self.beta = 1.0  # F-beta's beta in the thresholds table and metrics
+        self.averaged: list[str] = list(_PRF)  # the per-class metrics of _clf_per
 
     # -- plumbing -------------------------------------------------------------------------
 
@@ -627,31 +663,42 @@ class _Builder:
         body = self.sel("_clf_cells", *cols, group=["_clf_y", "_clf_p"])
         return self.finish(body, "actual", "predicted")
 
-    def per_class(self) -> None:
-        """_clf_per: per-class precision, recall, f1 = 2 tp / (true + pred) as scikit-learn."""
-        tp, pred, true = _c("_clf_tp"), _c("_clf_pred"), _c("_clf_true")
+    def per_class(self, names: Sequence[str] = _PRF) -> None:
+        """_clf_per: per class, the registry's formula of each averaged metric in ``names``
+        over its one-vs-rest counts (f1 = 2 tp / (true + pred) as scikit-learn), and the
+        group total ``_clf_n``."""
+        n = self.win(exp.Sum(this=_c("_clf_true")))
+        counts = self.counts_of("_clf_tp", "_clf_pred", "_clf_true", n)
+        values = binary_formulas(_SqlAlgebra(self), counts, self.zd, self.beta, names)
         rates = [
-            ("_clf_precision", self.div(tp, pred, self.zd)),
-            ("_clf_recall", self.div(tp, true, self.zd)),
-            ("_clf_f1", self.div(_f(2) * tp, true + pred, self.zd)),
+            *((f"_clf_{m}", values[m].node) for m in names),
+            ("_clf_n", n.copy()),
             ("_clf_o", self.win(exp.RowNumber(), "_clf_label", desc=False)),
         ]
         self.cte(
             "_clf_per",
             self.sel("_clf_lab", "_clf_label", "_clf_tp", "_clf_pred", "_clf_true", *rates),
         )
+        self.averaged = list(names)
+
+    @staticmethod
+    def counts_of(tp: str, pred: str, true: str, total: str | exp.Expr) -> Counts:
+        """Counts of the registry's formulas, as DOUBLE columns (or an expression total)."""
+        col = lambda k: _Sql(_dbl(_c(k) if isinstance(k, str) else k))  # noqa: E731
+        return Counts(tp=col(tp), pred=col(pred), support=col(true), total=col(total))
 
     def class_agg(self, pos: exp.Expr | None) -> None:
         """_clf_agg per group: micro sums, macro means, weighted sums, balanced accuracy, MCC sums."""
         tp, pred, true = _c("_clf_tp"), _c("_clf_pred"), _c("_clf_true")
-        items = [(f"_clf_s{k}", exp.Sum(this=_c(f"_clf_{k}"))) for k in ("tp", "pred", "true")]
+        items = [(f"_clf_s{k}", exp.Sum(this=_c(f"_clf_{k}"))) for k in ("tp", "pred", "true", "n")]
+        items.append(("_clf_bn", exp.Max(this=_c("_clf_n"))))  # the group total
         if pos is not None:
 
             def pick(k: str) -> exp.Expr:
                 return _case((_c("_clf_label").eq(pos.copy()), _c(f"_clf_{k}")), default=_n(0))
 
             items += [(f"_clf_b{k}", exp.Sum(this=pick(k))) for k in ("tp", "pred", "true")]
-        for m in ("precision", "recall", "f1"):
+        for m in self.averaged:
             col = _c(f"_clf_{m}")
             items += [
                 (f"_clf_m{m}", exp.Avg(this=col)),
@@ -671,13 +718,13 @@ class _Builder:
         den = exp.Coalesce(this=_c(f"_clf_wd{m}"), expressions=[_f(0)])
         return _case((den.eq(0), _c(f"_clf_m{m}")), default=_c(f"_clf_wn{m}") / _c(f"_clf_wd{m}"))
 
-    def micro(self, prefix: str) -> list[exp.Expr]:
-        tp, pred, true = (_c(f"_clf_{prefix}{k}") for k in ("tp", "pred", "true"))
-        return [
-            self.div(tp, pred, self.zd),
-            self.div(tp, true, self.zd),
-            self.div(_f(2) * tp, true + pred, self.zd),
-        ]
+    def micro(self, prefix: str, names: Sequence[str] = _PRF) -> list[exp.Expr]:
+        """The averaged metrics over pooled counts: the positive class's (``b``, binary) or
+        every class's summed (``s``, micro; the summed totals make the summed tn)."""
+        total = "_clf_bn" if prefix == "b" else "_clf_sn"
+        counts = self.counts_of(*(f"_clf_{prefix}{k}" for k in ("tp", "pred", "true")), total)
+        values = binary_formulas(_SqlAlgebra(self), counts, self.zd, self.beta, names)
+        return [values[m].node for m in names]
 
     def report(self) -> exp.Select:
         self.per_class()
@@ -719,40 +766,42 @@ class _Builder:
             (prod.eq(0), _f(0)), default=(c * n.copy() - tdotp) / exp.Sqrt(this=prod.copy())
         )
 
-    def metrics(self, y, yhat, score, proba, average) -> exp.Select:
+    def metrics(self, y, yhat, score, proba, average, names) -> exp.Select:
         parts: list[exp.Select] = []
-        if yhat is not None:
+        label_names = [n for n in names if n in _LABEL_METRICS]
+        if label_names:
             self.label_source(y, yhat)
-            self.per_class()
+            averaged = [n for n in label_names if n in _AVERAGED]
+            self.per_class(averaged)
             self.class_agg(self.pos if average == "binary" else None)
             if average in ("binary", "micro"):
-                prf = self.micro("b" if average == "binary" else "s")
+                rates = self.micro("b" if average == "binary" else "s", averaged)
             elif average == "macro":
-                prf = [_c(f"_clf_m{m}") for m in ("precision", "recall", "f1")]
+                rates = [_c(f"_clf_m{m}") for m in averaged]
             else:
-                prf = [self.weighted(m) for m in ("precision", "recall", "f1")]
+                rates = [self.weighted(m) for m in averaged]
             sums = [
                 _dbl(_c(k))
                 for k in ("_clf_stp", "_clf_spred", "_clf_tdotp", "_clf_pdotp", "_clf_tdott")
             ]
-            values = [
-                self.div(_c("_clf_stp"), _c("_clf_strue")),
-                _c("_clf_balanced"),
-                *prf,
-                self.mcc(*sums),
-            ]
-            names = ("accuracy", "balanced_accuracy", "precision", "recall", "f1", "mcc")
-            parts.append(self.sel("_clf_agg", *zip(names, values)))
-        if score is not None:
+            values = {
+                "accuracy": self.div(_c("_clf_stp"), _c("_clf_strue")),
+                "balanced_accuracy": _c("_clf_balanced"),
+                "mcc": self.mcc(*sums),
+                **dict(zip(averaged, rates)),
+            }
+            parts.append(self.sel("_clf_agg", *((n, values[n]) for n in label_names)))
+        ranked = [n for n in names if n in ("auroc", "average_precision")]
+        if ranked:
             self.score_source(y, score, curve=False)
-            parts.append(self.score_select("auroc", "average_precision"))
-        if proba is not None:
+            parts.append(self.score_select(*ranked))
+        probability = [n for n in names if n in ("log_loss", "brier")]
+        if probability:
             self.prob_source(y, proba)
-            parts.append(self.prob_select("log_loss", "brier"))
+            parts.append(self.prob_select(*probability))
         if len(parts) == 1:
             return self.finish(parts[0])
         # One row per group and part; UNION ALL + MAX merges them (no null-unsafe join).
-        names = [a.alias for part in parts for a in part.expressions[len(self.groups) :]]
         padded = []
         for k, part in enumerate(parts):
             self.cte(f"_clf_part{k}", part)

@@ -62,22 +62,27 @@ WITH `_clf_src` AS (
     `_clf_pred`,
     `_clf_true`,
     CASE
-      WHEN `_clf_pred` = 0
+      WHEN CAST(`_clf_pred` AS DOUBLE) = 0
       THEN CAST(0 AS DOUBLE)
       ELSE CAST(`_clf_tp` AS DOUBLE) / CAST(`_clf_pred` AS DOUBLE)
     END AS `_clf_precision`,
     CASE
-      WHEN `_clf_true` = 0
+      WHEN CAST(`_clf_true` AS DOUBLE) = 0
       THEN CAST(0 AS DOUBLE)
       ELSE CAST(`_clf_tp` AS DOUBLE) / CAST(`_clf_true` AS DOUBLE)
     END AS `_clf_recall`,
     CASE
       WHEN (
-        `_clf_true` + `_clf_pred`
+        (
+          CAST(1.0 AS DOUBLE) * CAST(`_clf_true` AS DOUBLE)
+        ) + CAST(`_clf_pred` AS DOUBLE)
       ) = 0
       THEN CAST(0 AS DOUBLE)
-      ELSE CAST(CAST(2 AS DOUBLE) * `_clf_tp` AS DOUBLE) / CAST(`_clf_true` + `_clf_pred` AS DOUBLE)
+      ELSE CAST(CAST(2.0 AS DOUBLE) * CAST(`_clf_tp` AS DOUBLE) AS DOUBLE) / CAST((
+        CAST(1.0 AS DOUBLE) * CAST(`_clf_true` AS DOUBLE)
+      ) + CAST(`_clf_pred` AS DOUBLE) AS DOUBLE)
     END AS `_clf_f1`,
+    SUM(`_clf_true`) OVER (PARTITION BY `model`) AS `_clf_n`,
     ROW_NUMBER() OVER (PARTITION BY `model` ORDER BY `_clf_label` ASC NULLS LAST) AS `_clf_o`
   FROM `_clf_lab`
 ), `_clf_agg` AS (
@@ -86,6 +91,8 @@ WITH `_clf_src` AS (
     SUM(`_clf_tp`) AS `_clf_stp`,
     SUM(`_clf_pred`) AS `_clf_spred`,
     SUM(`_clf_true`) AS `_clf_strue`,
+    SUM(`_clf_n`) AS `_clf_sn`,
+    MAX(`_clf_n`) AS `_clf_bn`,
     AVG(`_clf_precision`) AS `_clf_mprecision`,
     SUM(`_clf_precision` * CAST(`_clf_true` AS DOUBLE)) AS `_clf_wnprecision`,
     SUM(CASE WHEN NOT `_clf_precision` IS NULL THEN CAST(`_clf_true` AS DOUBLE) END) AS `_clf_wdprecision`,

@@ -36,22 +36,27 @@ WITH `_clf_src` AS (
     `_clf_pred`,
     `_clf_true`,
     CASE
-      WHEN `_clf_pred` = 0
+      WHEN CAST(`_clf_pred` AS FLOAT64) = 0
       THEN CAST(0 AS FLOAT64)
       ELSE CAST(`_clf_tp` AS FLOAT64) / CAST(`_clf_pred` AS FLOAT64)
     END AS `_clf_precision`,
     CASE
-      WHEN `_clf_true` = 0
+      WHEN CAST(`_clf_true` AS FLOAT64) = 0
       THEN CAST(0 AS FLOAT64)
       ELSE CAST(`_clf_tp` AS FLOAT64) / CAST(`_clf_true` AS FLOAT64)
     END AS `_clf_recall`,
     CASE
       WHEN (
-        `_clf_true` + `_clf_pred`
+        (
+          CAST(1.0 AS FLOAT64) * CAST(`_clf_true` AS FLOAT64)
+        ) + CAST(`_clf_pred` AS FLOAT64)
       ) = 0
       THEN CAST(0 AS FLOAT64)
-      ELSE CAST(CAST(2 AS FLOAT64) * `_clf_tp` AS FLOAT64) / CAST(`_clf_true` + `_clf_pred` AS FLOAT64)
+      ELSE CAST(CAST(2.0 AS FLOAT64) * CAST(`_clf_tp` AS FLOAT64) AS FLOAT64) / CAST((
+        CAST(1.0 AS FLOAT64) * CAST(`_clf_true` AS FLOAT64)
+      ) + CAST(`_clf_pred` AS FLOAT64) AS FLOAT64)
     END AS `_clf_f1`,
+    SUM(`_clf_true`) OVER () AS `_clf_n`,
     ROW_NUMBER() OVER (ORDER BY `_clf_label` ASC NULLS LAST) AS `_clf_o`
   FROM `_clf_lab`
 ), `_clf_agg` AS (
@@ -59,6 +64,8 @@ WITH `_clf_src` AS (
     SUM(`_clf_tp`) AS `_clf_stp`,
     SUM(`_clf_pred`) AS `_clf_spred`,
     SUM(`_clf_true`) AS `_clf_strue`,
+    SUM(`_clf_n`) AS `_clf_sn`,
+    MAX(`_clf_n`) AS `_clf_bn`,
     AVG(`_clf_precision`) AS `_clf_mprecision`,
     SUM(`_clf_precision` * CAST(`_clf_true` AS FLOAT64)) AS `_clf_wnprecision`,
     SUM(CASE WHEN NOT `_clf_precision` IS NULL THEN CAST(`_clf_true` AS FLOAT64) END) AS `_clf_wdprecision`,
@@ -97,10 +104,14 @@ WITH `_clf_src` AS (
     CAST(NULL AS FLOAT64),
     CASE
       WHEN (
-        `_clf_strue` + `_clf_spred`
+        (
+          CAST(1.0 AS FLOAT64) * CAST(`_clf_strue` AS FLOAT64)
+        ) + CAST(`_clf_spred` AS FLOAT64)
       ) = 0
       THEN CAST(0 AS FLOAT64)
-      ELSE CAST(CAST(2 AS FLOAT64) * `_clf_stp` AS FLOAT64) / CAST(`_clf_strue` + `_clf_spred` AS FLOAT64)
+      ELSE CAST(CAST(2.0 AS FLOAT64) * CAST(`_clf_stp` AS FLOAT64) AS FLOAT64) / CAST((
+        CAST(1.0 AS FLOAT64) * CAST(`_clf_strue` AS FLOAT64)
+      ) + CAST(`_clf_spred` AS FLOAT64) AS FLOAT64)
     END,
     CAST(`_clf_strue` AS INT64)
   FROM `_clf_agg`
