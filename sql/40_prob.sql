@@ -1,5 +1,6 @@
--- clfeval SQL layer, file 40: probability metrics.
--- Python twin: clfeval._prob (log_loss, brier, calibration). Conventions: see 00_helpers.sql.
+-- clfeval SQL layer, file 40: probability metrics, and the ranking metrics as aggregate macros.
+-- Python twin: clfeval._prob (log_loss, brier, calibration) and clfeval._score (auroc,
+-- average_precision). Conventions: see 00_helpers.sql.
 --
 -- p is the probability of the class pos_label. Aggregate macros leave out rows with a NULL (or
 -- NaN) y, p or weight, and raise when a probability lies outside [0, 1] (infinite values
@@ -150,3 +151,117 @@ ORDER BY __clf_key, bin;
 
 COMMENT ON MACRO TABLE clf_calibration IS
 'Calibration (reliability) curve: (group columns..., bin, mean_predicted, fraction_positive, count), one row per non-empty bin (bin numbered from 0), the points of scikit-learn calibration_curve(y, proba, n_bins=, strategy=) with prob_pred = mean_predicted and prob_true = fraction_positive. Usage: FROM clf_calibration(''preds'', ''y'', ''p'', group_cols := [], weight_col := NULL, pos_label := 1, n_bins := 10, strategy := ''uniform''). ''uniform'' bins split [0, 1] evenly; ''quantile'' bins put the same number of rows in each bin (edges from the rows of nonzero weight, unweighted, as numpy.percentile). A probability on an inner edge falls in the lower bin. count is BIGINT (DOUBLE, and the means weighted, with weight_col). Probabilities outside [0, 1] or NaN raise. Rows with a NULL in y, p or the weight are left out. Errors (clfeval: ...) on pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, NaN, infinite or negative weights, and n_bins that is not an integer from 1 to 1000. Python twin: clfeval.calibration.';
+
+-- --- the ranking metrics as aggregate macros ----------------------------------------------
+-- clf_auroc and clf_average_precision are also aggregate macros, for the caller's own GROUP BY:
+--   SELECT model, clf_auroc(label, score) FROM preds GROUP BY model;
+-- They take two expressions (the table macros take a table name and three strings), so DuckDB
+-- tells the two forms apart by their number of arguments. Aggregate semantics, as in
+-- 20_label.sql: rows with a NULL y, score or weight, or a NaN score, are left out; no error on
+-- infinite scores. Each group's rows are gathered into one list (list() of a struct) and
+-- sorted; weights are divided by the group's largest weight first, so sums of 1e300 weights
+-- cannot overflow.
+
+-- The rows a ranking aggregate reads: {s: score, q: y is pos_label, w: weight}.
+CREATE OR REPLACE MACRO _clf_rank_rows(y, score, pos_label, weight) AS
+    list(struct_pack(
+            s := _clf_num(score),
+            q := coalesce(_clf_eq(y, pos_label), false),
+            w := _clf_weight(weight)))
+        FILTER (WHERE y IS NOT NULL AND _clf_num(score) IS NOT NULL AND _clf_weight(weight) IS NOT NULL);
+
+-- value, or an error from the checks of a ranking aggregate named who: score holds numbers,
+-- then those of _clf_agg_guard (y and pos_label of one kind, finite weights >= 0).
+CREATE OR REPLACE MACRO _clf_rank_guard(value, y, score, pos_label, weight, who) AS
+    CASE
+        WHEN _clf_check_number(_clf_agg_type(score),
+                printf('%s: score (%s)', who, _clf_agg_type(score)), 'scores')
+            THEN _clf_agg_guard(value, y, NULL, pos_label, true, weight, who)
+    END;
+
+-- Unweighted AUROC from ranks (Mann-Whitney): sorted with negatives first among tied scores,
+-- position i of the k-th positive counts the negatives at or below its score (i - k); sorted
+-- with positives first, those strictly below. Their mean counts ties half:
+-- ((S1 + S2) / 2 - P (P + 1) / 2) / (P N), S the sums of the positives' positions.
+-- Two vectorised list sorts, no running sums. NULL with one class.
+CREATE OR REPLACE MACRO _clf_auroc_ranks(rows) AS
+    _clf_let(
+        list_transform(rows, lambda r: struct_pack(s := r.s, q := r.q)),
+        lambda l: _clf_let(
+            struct_pack(
+                p := CAST(len(list_filter(l, lambda r: r.q)) AS DOUBLE),
+                n := CAST(len(list_filter(l, lambda r: NOT r.q)) AS DOUBLE),
+                s1 := CAST(list_sum(list_transform(list_sort(l),
+                    lambda r, i: CASE WHEN r.q THEN i ELSE 0 END)) AS DOUBLE),
+                s2 := CAST(list_sum(list_transform(
+                    list_sort(list_transform(l, lambda r: struct_pack(s := r.s, nq := NOT r.q))),
+                    lambda r, i: CASE WHEN r.nq THEN 0 ELSE i END)) AS DOUBLE)),
+            lambda t: _clf_div((t.s1 + t.s2) / 2 - t.p * (t.p + 1) / 2, t.p * t.n, NULL)));
+
+-- Weighted AUROC: one pass over the rows sorted by score (list_reduce), closing each run of
+-- tied scores: area += P_run (N_below + N_run / 2); then area / (P N), on weights divided by
+-- the largest weight m. NULL with one class (or no weight left).
+CREATE OR REPLACE MACRO _clf_auroc_weighted(rows) AS
+    _clf_let(
+        struct_pack(l := list_sort(rows), m := list_max(list_transform(rows, lambda r: r.w))),
+        lambda t: _clf_let(
+            list_reduce(t.l,
+                lambda acc, x: CASE
+                    WHEN x.s = acc.s THEN struct_pack(s := acc.s,
+                        p := acc.p + CASE WHEN x.q THEN x.w / t.m ELSE 0.0 END,
+                        n := acc.n + CASE WHEN x.q THEN 0.0 ELSE x.w / t.m END,
+                        b := acc.b, a := acc.a, t := acc.t)
+                    ELSE struct_pack(s := x.s,
+                        p := CASE WHEN x.q THEN x.w / t.m ELSE 0.0 END,
+                        n := CASE WHEN x.q THEN 0.0 ELSE x.w / t.m END,
+                        b := acc.b + acc.n, a := acc.a + acc.p * (acc.b + acc.n / 2), t := acc.t + acc.p)
+                END,
+                struct_pack(s := CAST('-inf' AS DOUBLE), p := 0.0::DOUBLE, n := 0.0::DOUBLE,
+                    b := 0.0::DOUBLE, a := 0.0::DOUBLE, t := 0.0::DOUBLE)),
+            lambda r: CASE WHEN t.m > 0 THEN _clf_div(
+                r.a + r.p * (r.b + r.n / 2), (r.t + r.p) * (r.b + r.n), NULL) END));
+
+CREATE OR REPLACE MACRO clf_auroc(y, score, pos_label := 1, weight := NULL) AS
+    _clf_rank_guard(
+        CASE
+            WHEN typeof([min(weight)]) = '"NULL"[]'
+                THEN _clf_auroc_ranks(_clf_rank_rows(y, score, pos_label, weight))
+            ELSE _clf_auroc_weighted(_clf_rank_rows(y, score, pos_label, weight))
+        END,
+        y, score, pos_label, weight, 'clf_auroc');
+
+COMMENT ON MACRO clf_auroc IS
+'Area under the ROC curve: the probability that a positive (y = pos_label) scores above a negative, ties counting half (scikit-learn roc_auc_score, sample_weight included). Aggregate macro: clf_auroc(y, score, pos_label := 1, weight := NULL); the table macro of the same name takes a table: FROM clf_auroc(''preds'', ''y'', ''score''). NULL when the group has only one class. Rows with a NULL in y, score or weight, or a NaN score, are left out. Errors (clfeval: ...) on a score that holds no numbers, pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL and a NaN, infinite or negative weight. Python twin: clfeval.auroc.';
+
+-- Average precision: scikit-learn's step sum over the distinct scores t, highest first:
+-- sum of (P_t / P) x precision(t), P_t the positive weight scored t and precision(t) the
+-- positive share of the weight scored >= t. One pass over the rows sorted by score, highest
+-- first (list_reduce), on weights divided by the largest weight. NULL with no positive.
+CREATE OR REPLACE MACRO _clf_average_precision(rows) AS
+    _clf_let(
+        struct_pack(l := list_reverse_sort(rows), m := list_max(list_transform(rows, lambda r: r.w))),
+        lambda t: _clf_let(
+            list_reduce(t.l,
+                lambda acc, x: CASE
+                    WHEN x.s = acc.s THEN struct_pack(s := acc.s,
+                        p := acc.p + CASE WHEN x.q THEN x.w / t.m ELSE 0.0 END,
+                        n := acc.n + CASE WHEN x.q THEN 0.0 ELSE x.w / t.m END,
+                        tp := acc.tp, fp := acc.fp, a := acc.a)
+                    ELSE struct_pack(s := x.s,
+                        p := CASE WHEN x.q THEN x.w / t.m ELSE 0.0 END,
+                        n := CASE WHEN x.q THEN 0.0 ELSE x.w / t.m END,
+                        tp := acc.tp + acc.p, fp := acc.fp + acc.n,
+                        a := acc.a + acc.p * _clf_div(acc.tp + acc.p, acc.tp + acc.p + acc.fp + acc.n, 0.0))
+                END,
+                struct_pack(s := CAST('inf' AS DOUBLE), p := 0.0::DOUBLE, n := 0.0::DOUBLE,
+                    tp := 0.0::DOUBLE, fp := 0.0::DOUBLE, a := 0.0::DOUBLE)),
+            lambda r: CASE WHEN t.m > 0 THEN _clf_div(
+                r.a + r.p * _clf_div(r.tp + r.p, r.tp + r.p + r.fp + r.n, 0.0), r.tp + r.p, NULL) END));
+
+CREATE OR REPLACE MACRO clf_average_precision(y, score, pos_label := 1, weight := NULL) AS
+    _clf_rank_guard(
+        _clf_average_precision(_clf_rank_rows(y, score, pos_label, weight)),
+        y, score, pos_label, weight, 'clf_average_precision');
+
+COMMENT ON MACRO clf_average_precision IS
+'Average precision: the sum over thresholds of (recall increase) x precision, scikit-learn average_precision_score''s step sum (no interpolation), sample_weight included. Aggregate macro: clf_average_precision(y, score, pos_label := 1, weight := NULL); the table macro of the same name takes a table: FROM clf_average_precision(''preds'', ''y'', ''score''). NULL when the group has no positive (scikit-learn returns 0.0 with a warning). Rows with a NULL in y, score or weight, or a NaN score, are left out. Errors (clfeval: ...) on a score that holds no numbers, pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL and a NaN, infinite or negative weight. Python twin: clfeval.average_precision.';

@@ -71,4 +71,7 @@ AGGREGATE_MACROS: dict[str, Macro] = {
     "clf_prevalence": Macro(("y",), ("pos_label", "weight"), ("prevalence",)),
     "clf_log_loss": Macro(("y", "proba"), ("pos_label", "weight"), ("log_loss",), probability=True),
     "clf_brier": Macro(("y", "proba"), ("pos_label", "weight"), ("brier",), probability=True),
+    # also table macros (TABLE_MACROS): the runner looks a name up per kind
+    "clf_auroc": Macro(("y", "score"), ("pos_label", "weight"), ("auroc",)),
+    "clf_average_precision": Macro(("y", "score"), ("pos_label", "weight"), ("average_precision",)),
 }
