@@ -186,40 +186,40 @@ CREATE OR REPLACE MACRO _clf_rank_guard(value, y, score, pos_label, weight, who)
 -- Two vectorised list sorts, no running sums. NULL with one class.
 CREATE OR REPLACE MACRO _clf_auroc_ranks(rows) AS
     _clf_let(
-        list_transform(rows, lambda r: struct_pack(s := r.s, q := r.q)),
-        lambda l: _clf_let(
+        list_transform(rows, lambda _clf_r: struct_pack(s := _clf_r.s, q := _clf_r.q)),
+        lambda _clf_l: _clf_let(
             struct_pack(
-                p := CAST(len(list_filter(l, lambda r: r.q)) AS DOUBLE),
-                n := CAST(len(list_filter(l, lambda r: NOT r.q)) AS DOUBLE),
-                s1 := CAST(list_sum(list_transform(list_sort(l),
-                    lambda r, i: CASE WHEN r.q THEN i ELSE 0 END)) AS DOUBLE),
+                p := CAST(len(list_filter(_clf_l, lambda _clf_r: _clf_r.q)) AS DOUBLE),
+                n := CAST(len(list_filter(_clf_l, lambda _clf_r: NOT _clf_r.q)) AS DOUBLE),
+                s1 := CAST(list_sum(list_transform(list_sort(_clf_l),
+                    lambda _clf_r, _clf_i: CASE WHEN _clf_r.q THEN _clf_i ELSE 0 END)) AS DOUBLE),
                 s2 := CAST(list_sum(list_transform(
-                    list_sort(list_transform(l, lambda r: struct_pack(s := r.s, nq := NOT r.q))),
-                    lambda r, i: CASE WHEN r.nq THEN 0 ELSE i END)) AS DOUBLE)),
-            lambda t: _clf_div((t.s1 + t.s2) / 2 - t.p * (t.p + 1) / 2, t.p * t.n, NULL)));
+                    list_sort(list_transform(_clf_l, lambda _clf_r: struct_pack(s := _clf_r.s, nq := NOT _clf_r.q))),
+                    lambda _clf_r, _clf_i: CASE WHEN _clf_r.nq THEN 0 ELSE _clf_i END)) AS DOUBLE)),
+            lambda _clf_t: _clf_div((_clf_t.s1 + _clf_t.s2) / 2 - _clf_t.p * (_clf_t.p + 1) / 2, _clf_t.p * _clf_t.n, NULL)));
 
 -- Weighted AUROC: one pass over the rows sorted by score (list_reduce), closing each run of
 -- tied scores: area += P_run (N_below + N_run / 2); then area / (P N), on weights divided by
 -- the largest weight m. NULL with one class (or no weight left).
 CREATE OR REPLACE MACRO _clf_auroc_weighted(rows) AS
     _clf_let(
-        struct_pack(l := list_sort(rows), m := list_max(list_transform(rows, lambda r: r.w))),
-        lambda t: _clf_let(
-            list_reduce(t.l,
-                lambda acc, x: CASE
-                    WHEN x.s = acc.s THEN struct_pack(s := acc.s,
-                        p := acc.p + CASE WHEN x.q THEN x.w / t.m ELSE 0.0 END,
-                        n := acc.n + CASE WHEN x.q THEN 0.0 ELSE x.w / t.m END,
-                        b := acc.b, a := acc.a, t := acc.t)
-                    ELSE struct_pack(s := x.s,
-                        p := CASE WHEN x.q THEN x.w / t.m ELSE 0.0 END,
-                        n := CASE WHEN x.q THEN 0.0 ELSE x.w / t.m END,
-                        b := acc.b + acc.n, a := acc.a + acc.p * (acc.b + acc.n / 2), t := acc.t + acc.p)
+        struct_pack(l := list_sort(rows), m := list_max(list_transform(rows, lambda _clf_r: _clf_r.w))),
+        lambda _clf_t: _clf_let(
+            list_reduce(_clf_t.l,
+                lambda _clf_acc, _clf_x: CASE
+                    WHEN _clf_x.s = _clf_acc.s THEN struct_pack(s := _clf_acc.s,
+                        p := _clf_acc.p + CASE WHEN _clf_x.q THEN _clf_x.w / _clf_t.m ELSE 0.0 END,
+                        n := _clf_acc.n + CASE WHEN _clf_x.q THEN 0.0 ELSE _clf_x.w / _clf_t.m END,
+                        b := _clf_acc.b, a := _clf_acc.a, t := _clf_acc.t)
+                    ELSE struct_pack(s := _clf_x.s,
+                        p := CASE WHEN _clf_x.q THEN _clf_x.w / _clf_t.m ELSE 0.0 END,
+                        n := CASE WHEN _clf_x.q THEN 0.0 ELSE _clf_x.w / _clf_t.m END,
+                        b := _clf_acc.b + _clf_acc.n, a := _clf_acc.a + _clf_acc.p * (_clf_acc.b + _clf_acc.n / 2), t := _clf_acc.t + _clf_acc.p)
                 END,
                 struct_pack(s := CAST('-inf' AS DOUBLE), p := 0.0::DOUBLE, n := 0.0::DOUBLE,
                     b := 0.0::DOUBLE, a := 0.0::DOUBLE, t := 0.0::DOUBLE)),
-            lambda r: CASE WHEN t.m > 0 THEN _clf_div(
-                r.a + r.p * (r.b + r.n / 2), (r.t + r.p) * (r.b + r.n), NULL) END));
+            lambda _clf_r: CASE WHEN _clf_t.m > 0 THEN _clf_div(
+                _clf_r.a + _clf_r.p * (_clf_r.b + _clf_r.n / 2), (_clf_r.t + _clf_r.p) * (_clf_r.b + _clf_r.n), NULL) END));
 
 CREATE OR REPLACE MACRO clf_auroc(y, score, pos_label := 1, weight := NULL) AS
     _clf_rank_guard(
@@ -239,24 +239,24 @@ COMMENT ON MACRO clf_auroc IS
 -- first (list_reduce), on weights divided by the largest weight. NULL with no positive.
 CREATE OR REPLACE MACRO _clf_average_precision(rows) AS
     _clf_let(
-        struct_pack(l := list_reverse_sort(rows), m := list_max(list_transform(rows, lambda r: r.w))),
-        lambda t: _clf_let(
-            list_reduce(t.l,
-                lambda acc, x: CASE
-                    WHEN x.s = acc.s THEN struct_pack(s := acc.s,
-                        p := acc.p + CASE WHEN x.q THEN x.w / t.m ELSE 0.0 END,
-                        n := acc.n + CASE WHEN x.q THEN 0.0 ELSE x.w / t.m END,
-                        tp := acc.tp, fp := acc.fp, a := acc.a)
-                    ELSE struct_pack(s := x.s,
-                        p := CASE WHEN x.q THEN x.w / t.m ELSE 0.0 END,
-                        n := CASE WHEN x.q THEN 0.0 ELSE x.w / t.m END,
-                        tp := acc.tp + acc.p, fp := acc.fp + acc.n,
-                        a := acc.a + acc.p * _clf_div(acc.tp + acc.p, acc.tp + acc.p + acc.fp + acc.n, 0.0))
+        struct_pack(l := list_reverse_sort(rows), m := list_max(list_transform(rows, lambda _clf_r: _clf_r.w))),
+        lambda _clf_t: _clf_let(
+            list_reduce(_clf_t.l,
+                lambda _clf_acc, _clf_x: CASE
+                    WHEN _clf_x.s = _clf_acc.s THEN struct_pack(s := _clf_acc.s,
+                        p := _clf_acc.p + CASE WHEN _clf_x.q THEN _clf_x.w / _clf_t.m ELSE 0.0 END,
+                        n := _clf_acc.n + CASE WHEN _clf_x.q THEN 0.0 ELSE _clf_x.w / _clf_t.m END,
+                        tp := _clf_acc.tp, fp := _clf_acc.fp, a := _clf_acc.a)
+                    ELSE struct_pack(s := _clf_x.s,
+                        p := CASE WHEN _clf_x.q THEN _clf_x.w / _clf_t.m ELSE 0.0 END,
+                        n := CASE WHEN _clf_x.q THEN 0.0 ELSE _clf_x.w / _clf_t.m END,
+                        tp := _clf_acc.tp + _clf_acc.p, fp := _clf_acc.fp + _clf_acc.n,
+                        a := _clf_acc.a + _clf_acc.p * _clf_div(_clf_acc.tp + _clf_acc.p, _clf_acc.tp + _clf_acc.p + _clf_acc.fp + _clf_acc.n, 0.0))
                 END,
                 struct_pack(s := CAST('inf' AS DOUBLE), p := 0.0::DOUBLE, n := 0.0::DOUBLE,
                     tp := 0.0::DOUBLE, fp := 0.0::DOUBLE, a := 0.0::DOUBLE)),
-            lambda r: CASE WHEN t.m > 0 THEN _clf_div(
-                r.a + r.p * _clf_div(r.tp + r.p, r.tp + r.p + r.fp + r.n, 0.0), r.tp + r.p, NULL) END));
+            lambda _clf_r: CASE WHEN _clf_t.m > 0 THEN _clf_div(
+                _clf_r.a + _clf_r.p * _clf_div(_clf_r.tp + _clf_r.p, _clf_r.tp + _clf_r.p + _clf_r.fp + _clf_r.n, 0.0), _clf_r.tp + _clf_r.p, NULL) END));
 
 CREATE OR REPLACE MACRO clf_average_precision(y, score, pos_label := 1, weight := NULL) AS
     _clf_rank_guard(

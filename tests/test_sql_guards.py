@@ -34,20 +34,36 @@ from clfeval import sql
 # --- the macros, from the SQL text --------------------------------------------------------
 
 _CREATED = re.findall(r"CREATE OR REPLACE MACRO (clf_\w+)\((.*?)\) AS( TABLE)?", sql.text(), re.S)
-AGGREGATES = sorted(name for name, _, table in _CREATED if not table)
 TABLES = sorted(name for name, _, table in _CREATED if table)
-PARAMS = {name: re.findall(r"(\w+)\s*(?::=|,|$)", params.strip()) for name, params, _ in _CREATED}
+AGGREGATE = "/aggregate"  # the key of an aggregate macro named like a table macro (clf_auroc)
+
+
+def _key(name: str, table: str) -> str:
+    return name if table or name not in TABLES else name + AGGREGATE
+
+
+def macro(key: str) -> str:
+    """The macro's SQL name from its key here."""
+    return key.removesuffix(AGGREGATE)
+
+
+AGGREGATES = sorted(_key(name, table) for name, _, table in _CREATED if not table)
+PARAMS = {
+    _key(name, table): re.findall(r"(\w+)\s*(?::=|,|$)", params.strip())
+    for name, params, table in _CREATED
+}
 
 
 def test_the_macro_lists_are_complete():
     assert AGGREGATES
     assert TABLES
-    assert set(AGGREGATES) == set(sql.AGGREGATE_MACROS)
+    assert {macro(k) for k in AGGREGATES} == set(sql.AGGREGATE_MACROS)
     assert set(TABLES) == set(sql.TABLE_MACROS)
+    assert any(k.endswith(AGGREGATE) for k in AGGREGATES)  # clf_auroc: both forms
 
 
 def spec(name: str) -> sql.Macro:
-    return sql.TABLE_MACROS.get(name) or sql.AGGREGATE_MACROS[name]
+    return sql.TABLE_MACROS.get(name) or sql.AGGREGATE_MACROS[macro(name)]
 
 
 def takes(name: str, option: str) -> bool:
@@ -145,14 +161,14 @@ def call(
         if weight is not None:
             args.append(f"weight_col := '{weight}'")
         args += [f"{k} := {v}" for k, v in options.items()]
-        return f"FROM {name}({', '.join(args)})"
+        return f"FROM {macro(name)}({', '.join(args)})"
     args = [y] if len(roles) == 1 else [y, other]
     if takes(name, "beta"):  # clf_fbeta: beta is positional
         args.append(options.pop("beta", "2"))
     if weight is not None:
         args.append(f"weight := {weight}")
     args += [f"{k} := {v}" for k, v in options.items()]
-    return f"SELECT {name}({', '.join(args)}) FROM {table}"
+    return f"SELECT {macro(name)}({', '.join(args)}) FROM {table}"
 
 
 def fails(con: duckdb.DuckDBPyConnection, query: str, *fragments: str) -> str:
@@ -199,7 +215,7 @@ def test_bad_weights_raise_naming_the_weight(con, name, column, problem):
     if name in sql.TABLE_MACROS:
         fails(con, call(name, weight=column), f"clfeval: column '{column}' (role weight) {problem}")
     else:
-        fails(con, call(name, weight=column), f"clfeval: {name}: weight {problem}")
+        fails(con, call(name, weight=column), f"clfeval: {macro(name)}: weight {problem}")
 
 
 @pytest.mark.parametrize("name", AGGREGATES)
@@ -230,7 +246,7 @@ def test_text_and_number_labels_never_compare(con, name):
     if name in sql.TABLE_MACROS:
         who = "column 'ys' (role y, VARCHAR) and column 'yhat' (role yhat, INTEGER)"
     else:
-        who = f"{name}: y (VARCHAR) and yhat (INTEGER)"
+        who = f"{macro(name)}: y (VARCHAR) and yhat (INTEGER)"
     fails(
         con,
         call(name, y="ys", other="yhat", pos_label="'1'"),
@@ -252,7 +268,7 @@ def test_pos_label_of_another_kind_than_y_raises(con, name):
     if name in sql.TABLE_MACROS:
         who = "column 'ys' (role y, VARCHAR) and pos_label (INTEGER)"
     else:
-        who = f"{name}: y (VARCHAR) and pos_label (INTEGER)"
+        who = f"{macro(name)}: y (VARCHAR) and pos_label (INTEGER)"
     fails(con, call(name, y="ys", other=other), who, "pass pos_label := '1' (text never equals")
     fails(con, call(name, pos_label="'1'"), "and pos_label (VARCHAR)", "pass pos_label := 1")
     fails(con, call(name, pos_label="NULL"), "pos_label is NULL")
@@ -357,7 +373,7 @@ BAD_ZD = ["7", "-1", "0.5", "'nan'::DOUBLE", "'0'", "true"]
 @pytest.mark.parametrize("name", WITH_ZD)
 def test_zero_division_must_be_0_1_or_null(con, name, value):
     shown = {"'nan'::DOUBLE": "nan", "true": "true"}.get(value, value)
-    who = "" if name in sql.TABLE_MACROS else f"{name}: "
+    who = "" if name in sql.TABLE_MACROS else f"{macro(name)}: "
     fails(
         con,
         call(name, zero_division=value),
@@ -386,7 +402,7 @@ BAD_BETA = ["-1", "'nan'::DOUBLE", "NULL", "'2'"]
 @pytest.mark.parametrize("name", WITH_BETA)
 def test_beta_must_be_a_number_at_least_0(con, name, value):
     shown = {"'nan'::DOUBLE": "nan"}.get(value, value)
-    who = "" if name in sql.TABLE_MACROS else f"{name}: "
+    who = "" if name in sql.TABLE_MACROS else f"{macro(name)}: "
     fails(con, call(name, beta=value), f"clfeval: {who}beta = {shown} is not a number >= 0")
 
 
@@ -439,7 +455,7 @@ def test_probabilities_outside_the_unit_interval_raise(con, name):
         fails(
             con,
             call(name, other="pbad"),
-            f"clfeval: {name} got probabilities outside [0, 1]",
+            f"clfeval: {macro(name)} got probabilities outside [0, 1]",
             "max 1.5",
         )
         fails(con, call(name, other="-p"), "outside [0, 1]")
