@@ -12,7 +12,7 @@ import polars as pl
 import pytest
 
 import clfeval as ce
-from clfeval import _metrics, _report, charts, sqlgen
+from clfeval import _metric_table, _metrics, charts, sqlgen
 from clfeval._metrics import METRICS, THRESHOLD_METRICS
 from clfeval.sql import AGGREGATE_MACROS
 
@@ -41,7 +41,7 @@ def test_every_surface_has_the_metric(name: str) -> None:
         assert m.sql in MACROS, f"{m.sql} is not in sql/*.sql"
         assert m.sql in AGGREGATE_MACROS or m.sql in ce.sql.TABLE_MACROS
     if m.in_metrics:
-        known = (*_report.LABEL_METRICS, *_report.SCORE_DEFAULT)
+        known = (*_metric_table.LABEL_METRICS, *_metric_table.SCORE_DEFAULT)
         assert name in known
     if m.at_threshold:
         assert name in ce.thresholds(pl.DataFrame({"y": [0, 1], "s": [0.2, 0.7]}), "y", "s").columns

@@ -6,6 +6,7 @@ Every metric is a Polars expression (``ce.f1("y", "yhat")``) and a DuckDB macro
 """
 
 from clfeval import datasets, sql
+from clfeval._baseline import baseline
 from clfeval._counts import confusion_matrix, counts
 from clfeval._curves import (
     det_curve,
@@ -31,9 +32,10 @@ from clfeval._label import (
     recall,
     specificity,
 )
+from clfeval._metric_table import metrics
 from clfeval._namespace import register as _register
 from clfeval._prob import brier, calibration, ece, log_loss
-from clfeval._report import Report, baseline, metrics, report
+from clfeval._report import Report, report
 from clfeval._report_html import report_html
 from clfeval._score import auroc, average_precision, best_threshold, ks, thresholds, top_k_accuracy
 from clfeval.exceptions import InputError

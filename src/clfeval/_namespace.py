@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import polars as pl
 
-from clfeval import _counts, _curves, _prob, _report, _score
+from clfeval import _baseline, _counts, _curves, _metric_table, _prob, _report, _score
 from clfeval._models import Models
 
 if TYPE_CHECKING:
@@ -99,7 +99,7 @@ class ClfNamespace:
         nonfinite: Missing = "raise",
     ) -> Any:
         """See :func:`clfeval.metrics`."""
-        return _report.metrics(
+        return _metric_table.metrics(
             self._df,
             y,
             yhat,
@@ -166,7 +166,7 @@ class ClfNamespace:
         missing: Missing = "raise",
     ) -> Any:
         """See :func:`clfeval.baseline`."""
-        return _report.baseline(
+        return _baseline.baseline(
             self._df,
             y,
             metrics=metrics,

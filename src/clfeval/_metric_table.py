@@ -1,0 +1,379 @@
+"""The frame function ``metrics``: one row per group, one column per metric.
+
+Label metrics are computed from the small ``(by, y, yhat, n)`` frame of the count layer: every
+expression of :mod:`clfeval._label` evaluated with ``weight=n`` on it gives the same number as on
+the raw rows (integer weights are repeated rows), so the data is grouped once. Which metrics
+exist, and which are the defaults, is the registry's (:mod:`clfeval._metrics`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import polars as pl
+
+from clfeval import _label, _metrics, _options
+from clfeval._counts import (
+    COUNTS_COLUMNS,
+    N,
+    counts_from_pairs,
+    ovr_from_counts,
+    pairs_of,
+)
+from clfeval._frames import as_polars
+from clfeval._models import Models, comparable
+from clfeval._validate import (
+    NOT_GIVEN,
+    Frame,
+    Prepared,
+    check_labels_present,
+    check_options,
+    check_pos_label,
+    check_proba_sums,
+    check_score_classes,
+    expand_list_scores,
+    prepare,
+)
+from clfeval.exceptions import InputError
+
+LABEL_DEFAULT = _metrics.default_set("label")
+SCORE_DEFAULT = _metrics.default_set("score", "proba")
+RANKED = ("auroc", "average_precision")  # binary: computed from the threshold counts
+AVERAGED = _metrics.names(averaged=True)
+
+
+def _label_metric(name: str, y: str, yhat: str, opts: dict[str, Any]) -> pl.Expr:
+    """One label metric as an expression over raw rows (used where no counts frame fits)."""
+    weight = opts["weight"]
+    if name == "accuracy":
+        return _label.accuracy(y, yhat, weight=weight)
+    if name == "balanced_accuracy":
+        return _label.balanced_accuracy(y, yhat, weight=weight)
+    if name == "mcc":
+        return _label.mcc(y, yhat, weight=weight)
+    if name == "cohen_kappa":
+        return _label.cohen_kappa(
+            y, yhat, weights=opts.get("kappa_weights"), labels=opts["labels"], weight=weight
+        )
+    kw = {k: opts[k] for k in ("average", "pos_label", "labels", "zero_division")}
+    if name == "fbeta":
+        return _label.fbeta(y, yhat, beta=opts["beta"], weight=weight, **kw)
+    return getattr(_label, name)(y, yhat, weight=weight, **kw)
+
+
+def _ratio(name: str, beta: float) -> _label.Ratio:
+    if name == "fbeta":
+        return _label.fbeta_ratio(beta)
+    if name == "f1":
+        return _label.fbeta_ratio(1.0)
+    return _label.RATIOS[name]
+
+
+def _from_counts(name: str, opts: dict[str, Any]) -> pl.Expr | None:
+    """A label metric as an aggregation over a counts frame's rows (one group's classes).
+
+    ``None`` for a metric that needs more than one-vs-rest counts (weighted kappa, labels).
+    """
+    every = ovr_from_counts()
+    if name == "accuracy":
+        return _label.divide(every.tp.sum(), every.total.first(), None)
+    if name == "balanced_accuracy":
+        return _label.balanced_from(every, adjusted=False)
+    if name == "mcc":
+        return _label.mcc_from(every)
+    if name in AVERAGED:
+        ratio, average, z = _ratio(name, opts["beta"]), opts["average"], opts["zero_division"]
+        if average == "binary":
+            return ratio(ovr_from_counts(opts["pos_label"], binary=True), z)
+        return _label.average_ratio(ratio, every, average, z)
+    return None
+
+
+LABEL_METRICS = (
+    *LABEL_DEFAULT,
+    *(n for n in _metrics.names(family="label", in_metrics=True) if n not in LABEL_DEFAULT),
+)
+
+
+def _score_metric(name: str, y: str, score: Any, opts: dict[str, Any]) -> pl.Expr:
+    from clfeval import _prob, _score
+
+    weight, pos_label = opts["weight"], opts["pos_label"]
+    per_class = {} if isinstance(score, str) else {"average": opts.get("score_average", "macro")}
+    if name == "auroc":
+        if per_class:
+            per_class["multi_class"] = opts.get("multi_class", "ovr")
+        return _score.auroc(
+            y, score, pos_label=pos_label, weight=weight, labels=opts["labels"], **per_class
+        )
+    if name == "average_precision":
+        return _score.average_precision(
+            y, score, pos_label=pos_label, weight=weight, labels=opts["labels"], **per_class
+        )
+    if name == "log_loss":
+        return _prob.log_loss(y, score, pos_label=pos_label, weight=weight, labels=opts["labels"])
+    if name == "brier":
+        return _prob.brier(y, score, pos_label=pos_label, weight=weight, labels=opts["labels"])
+    raise AssertionError(name)
+
+
+def group_eval(frame: pl.LazyFrame, by: list[str], exprs: list[pl.Expr]) -> pl.LazyFrame:
+    if not by:
+        return frame.select(exprs)
+    return frame.group_by(by).agg(exprs)
+
+
+def join_by(left: pl.LazyFrame, right: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
+    if not by:
+        return pl.concat([left, right], how="horizontal")
+    return left.join(right, on=by, how="left", nulls_equal=True)
+
+
+def _check_binary(
+    prep: Prepared, y: str, average: Any, pos_label: Any, labels: Sequence[Any] | None
+) -> None:
+    if prep.classes is not None:
+        dtype = prep.frame.collect_schema()[y]
+        check_labels_present(prep.classes, labels, y)
+        check_pos_label(prep.classes, pos_label, average=average, labels=labels, y=y, dtype=dtype)
+
+
+@comparable("yhat", "score")
+def metrics(
+    data: Frame,
+    y: str,
+    yhat: str | None = None,
+    *,
+    score: Any = None,
+    metrics: Sequence[str] | None = None,
+    average: _label.Average = "binary",
+    pos_label: Any = 1,
+    labels: Sequence[Any] | None = None,
+    zero_division: _label.ZeroDivision = 0.0,
+    beta: float = 1.0,
+    multi_class: Literal["ovr", "ovo"] = "ovr",
+    kappa_weights: Literal["linear", "quadratic"] | None = None,
+    models: Models = None,
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    missing: Literal["raise", "drop"] = "raise",
+    nonfinite: Literal["raise", "drop"] = "raise",
+) -> Frame:
+    """One row per group, one column per metric (with ``average=None``: one row per class).
+
+    Default metrics: accuracy, balanced_accuracy, precision, recall, f1, mcc from ``yhat``; plus
+    auroc, average_precision, log_loss, brier when ``score`` is given. Label metrics are computed
+    from one group-by on ``(by, y, yhat)``. With ``missing="drop"`` an ``n_excluded`` column
+    follows the group columns.
+
+    Options as the expressions': ``beta`` (fbeta), ``kappa_weights`` (cohen_kappa's
+    ``weights``: None, ``"linear"``, ``"quadratic"``), and for per-class scores
+    ``multi_class`` (``"ovr"``, ``"ovo"``) with ``average`` for AUROC and average precision
+    (macro, as scikit-learn, when ``average="binary"``).
+
+    ``models=`` (instead of ``yhat``/``score``) compares the prediction columns of a
+    wide frame: a list, ``{name: column}``, or ``{name: {"yhat": ..., "score": ...}}``;
+    one row per model, with a ``model`` column first.
+
+    See Also
+    --------
+    clf_metrics : the SQL twin.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"y": [1, 0, 1, 1], "yhat": [1, 0, 0, 1]})
+    >>> metrics(df, "y", "yhat", metrics=["accuracy", "recall"]).row(0)
+    (0.75, 0.6666666666666666)
+    """
+    data = as_polars(data)
+    labels = _options.labels(labels)
+    check_options(average=average, labels=labels, zero_division=zero_division)
+    beta = _options.beta(beta)
+    _options.choice(
+        "multi_class",
+        multi_class,
+        ("ovr", "ovo"),
+        "'ovr' is one-vs-rest, 'ovo' is Hand & Till's one-vs-one",
+    )
+    _options.choice(
+        "kappa_weights",
+        kappa_weights,
+        (None, "linear", "quadratic"),
+        "cohen_kappa's weights: how far apart two classes are in the class order",
+    )
+    if yhat is None and score is None:
+        raise InputError(
+            "metrics needs yhat= or score=",
+            role="yhat",
+            rule="missing_argument",
+            hint="pass the predicted-class column, the score column, or both",
+        )
+    known = (*LABEL_METRICS, *SCORE_DEFAULT) if average is not None else (*AVERAGED, "support")
+    if metrics is None:
+        if average is None:
+            names = ["precision", "recall", "f1", "support"]
+        else:
+            names = [
+                *(LABEL_DEFAULT if yhat else ()),
+                *(SCORE_DEFAULT if score is not None else ()),
+            ]
+    else:
+        names = _options.metric_names(metrics, known)
+    for name in names:
+        if name in LABEL_METRICS and yhat is None:
+            raise InputError(
+                f"metric {name!r} needs yhat=",
+                role="yhat",
+                rule="missing_argument",
+                hint="pass the predicted-class column",
+            )
+        if name in SCORE_DEFAULT and score is None:
+            raise InputError(
+                f"metric {name!r} needs score=",
+                role="score",
+                rule="missing_argument",
+                hint="pass the score/probability column",
+            )
+    data, scores = expand_list_scores(data, score, labels)
+    binary_score = isinstance(scores, str) and any(n in SCORE_DEFAULT for n in names)
+    # binary label metrics on eager data check pos_label against the classes found (after
+    # the multiclass check, in scikit-learn's order); lazy data and scores check its kind
+    # on the schema, before any comparison runs
+    binary_labels = average == "binary" and any(n in AVERAGED for n in names)
+    uses_pos = binary_score or (binary_labels and not isinstance(data, pl.DataFrame))
+    prep = prepare(
+        data,
+        y=y,
+        yhat=yhat,
+        score=scores,
+        weight=weight,
+        by=by,
+        labels=labels,
+        missing=missing,
+        nonfinite=nonfinite,
+        classes=False,
+        probability=any(n in ("log_loss", "brier") for n in names),
+        pos_label=pos_label if uses_pos else NOT_GIVEN,
+        pos_in_y=binary_score,
+        outputs=[*names, "n_excluded", *COUNTS_COLUMNS],
+    )
+    if isinstance(scores, dict):
+        check_score_classes(prep, scores, y)
+        if any(n in ("log_loss", "brier") for n in names):
+            check_proba_sums(prep, scores)
+    by_cols = prep.by
+    label_names = [n for n in names if n in LABEL_METRICS or n == "support"]
+    opts = {
+        "average": average,
+        "pos_label": pos_label,
+        "labels": labels,
+        "zero_division": zero_division,
+        "weight": N,
+        "beta": beta,
+        "kappa_weights": kappa_weights,
+        "multi_class": multi_class,
+        "score_average": "macro" if average == "binary" else average,
+    }
+    parts: list[pl.LazyFrame] = []
+    if label_names:
+        assert yhat is not None
+        prep, pairs, yhat = pairs_of(prep, y, yhat, weight, labels)
+        if any(n in AVERAGED for n in label_names):
+            _check_binary(prep, y, average, pos_label, labels)
+        if average is None:
+            out = _per_class(pairs, prep.by, y, yhat, label_names, opts)
+            return prep.finish(with_excluded(out, prep))
+        parts += label_parts(pairs, by_cols, y, yhat, label_names, opts)
+    score_names = [n for n in names if n in SCORE_DEFAULT]
+    ranked = [n for n in score_names if n in RANKED] if isinstance(scores, str) else []
+    part = _ranked_part(prep, y, scores, ranked, pos_label, weight) if ranked else None
+    if part is not None:
+        parts.append(part)
+    expressed = [n for n in score_names if n not in ranked or part is None]
+    if expressed:
+        sopts = {**opts, "weight": weight}
+        parts.append(
+            group_eval(prep.frame, by_cols, [_score_metric(n, y, scores, sopts) for n in expressed])
+        )
+    out = parts[0]
+    for part in parts[1:]:
+        out = join_by(out, part, by_cols)
+    out = out.select(*by_cols, *names)
+    if by_cols:
+        out = out.sort(by_cols, nulls_last=True)
+    return prep.finish(with_excluded(out, prep))
+
+
+def _ranked_part(
+    prep: Prepared, y: str, score: str, names: list[str], pos_label: Any, weight: str | None
+) -> pl.LazyFrame | None:
+    """Binary AUROC and average precision per group from the threshold counts, or None
+    where the expressions are faster: groups of mostly distinct scores (a sort per group
+    inside ``agg`` beats one sort by group and score with windows over 10,000 groups).
+
+    The counts come from one group-by over distinct scores or one sort, whichever the data
+    suits (:func:`clfeval._curves.choose_plan`). Zero-weight rows stay in, so a group whose
+    weights are all 0 gets a null.
+    """
+    from clfeval import _curves, _score
+
+    long = _curves.binary_long(prep, y, score, pos_label, weight)
+    plan = _curves.PLAN if _curves.PLAN != "auto" else _curves.choose_plan(prep, long)
+    if prep.by and plan == "sort" and _curves.PLAN == "auto":
+        return None
+    table = _curves.counts_frame(
+        long, prep.by, weight is not None, plan, drop_zero=False, totals=False
+    )
+    tps, fps = pl.col(_curves.TP).cast(pl.Float64), pl.col(_curves.FP).cast(pl.Float64)
+    stats = {"auroc": _score.auroc_stat(None), "average_precision": _score.ap_stat}
+    return group_eval(table, prep.by, [stats[n](tps, fps).alias(n) for n in names])
+
+
+def label_parts(
+    pairs: pl.LazyFrame, by: list[str], y: str, yhat: str, names: list[str], opts: dict[str, Any]
+) -> list[pl.LazyFrame]:
+    """Label metrics per group: from the counts of every class, of the listed classes (the
+    averaged ratios under ``labels=``), and from the pairs themselves (kappa)."""
+    labels = opts["labels"]
+    every = counts_from_pairs(pairs, by, y, yhat, None)
+    listed_names = [
+        n for n in names if n in AVERAGED and labels is not None and opts["average"] != "binary"
+    ]
+    pair_names = [n for n in names if n == "cohen_kappa"]
+    every_names = [n for n in names if n not in listed_names and n not in pair_names]
+    parts = []
+    if every_names:
+        parts.append(group_eval(every, by, [_from_counts(n, opts).alias(n) for n in every_names]))
+    if listed_names:
+        listed = counts_from_pairs(pairs, by, y, yhat, labels)
+        parts.append(group_eval(listed, by, [_from_counts(n, opts).alias(n) for n in listed_names]))
+    if pair_names:
+        parts.append(group_eval(pairs, by, [_label_metric(n, y, yhat, opts) for n in pair_names]))
+    return parts
+
+
+def with_excluded(out: pl.LazyFrame, prep: Prepared) -> pl.LazyFrame:
+    if prep.n_excluded is None:
+        return out
+    if not prep.by:
+        return out.with_columns(
+            pl.lit(prep.n_excluded.item(), pl.Int64).alias("n_excluded")
+        ).select("n_excluded", pl.exclude("n_excluded"))
+    joined = out.join(
+        prep.n_excluded.lazy(), on=prep.by, how="left", nulls_equal=True, maintain_order="left"
+    )
+    return joined.select(*prep.by, "n_excluded", pl.exclude([*prep.by, "n_excluded"]))
+
+
+def _per_class(
+    pairs: pl.LazyFrame, by: list[str], y: str, yhat: str, names: list[str], opts: dict[str, Any]
+) -> pl.LazyFrame:
+    """``average=None``: by..., label, then the per-class metrics (support from the counts)."""
+    counts = counts_from_pairs(pairs, by, y, yhat, opts["labels"])
+    c, z = ovr_from_counts(), opts["zero_division"]
+    exprs = [
+        pl.col("support") if name == "support" else _ratio(name, opts["beta"])(c, z).alias(name)
+        for name in names
+    ]
+    return counts.select(*by, "label", *exprs)
