@@ -1,0 +1,181 @@
+"""What every chart shares: the palette, titles, colours, legends, tooltips and curve layers."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
+
+from clfeval._metrics import METRICS
+from clfeval._plot import (
+    by_series,
+    inline,
+    labels,
+)
+
+if TYPE_CHECKING:
+    import altair as alt
+
+
+PALETTE = (  # vega "tableau10", then the other half of "tableau20"
+    "#4c78a8", "#f58518", "#e45756", "#72b7b2", "#54a24b", "#eeca3b", "#b279a2",
+    "#ff9da6", "#9d755d", "#bab0ac", "#9ecae9", "#ffbf79", "#88d27a", "#f2cf5b",
+    "#83bcb6", "#ff9d98", "#d6a5c9", "#d8b5a5", "#79706e", "#439894",
+)  # fmt: skip
+SIZE = 320
+GREY = "#9e9e9e"
+TITLES = {
+    "threshold": "Threshold (score ≥)",
+    "tpr": "True positive rate",
+    **{m.name: m.title for m in METRICS.values()},
+    "fraction_targeted": "Fraction targeted (highest scores first)",
+    "gain": "Share of positives found",
+    "lift": "Lift over random",
+    "mean_predicted": "Mean predicted probability",
+    "fraction_positive": "Fraction of positives",
+}
+COUNTS = ("tp", "fp", "fn", "tn")
+_TOTAL = (pl.col("tp") + pl.col("fp") + pl.col("fn") + pl.col("tn")).first()  # rows of a series
+TRADE_OFFS = {"f1", "fbeta", "mcc", "accuracy", "balanced_accuracy", "youden_j", "jaccard"}
+Metric = float | pl.DataFrame | Mapping[str, float] | None
+
+
+# --- shared pieces ----------------------------------------------------------------------
+
+
+def _color(names: Sequence[str], keys: Sequence[str], *, orient: str = "right") -> Any:
+    """Colour by ``series``: the i-th series gets the i-th palette colour in every chart;
+    a single unnamed series gets the first colour and no legend."""
+    import altair as alt
+
+    if list(names) == ["all"]:
+        return alt.value(PALETTE[0])
+    scale = alt.Scale(
+        domain=list(names), range=[PALETTE[i % len(PALETTE)] for i in range(len(names))]
+    )
+    legend = alt.Legend(orient=orient if len(names) <= 8 else "right", labelLimit=320)
+    title = " · ".join(keys) if keys else None
+    return alt.Color("series:N", scale=scale, title=title, legend=legend)  # domain sets order
+
+
+def _legend(names: Sequence[str], values: Mapping[str, float | None], name: str) -> dict[str, str]:
+    """Legend text per series, e.g. ``model a (AUROC 0.912)``, or ``AUROC 0.912`` alone."""
+
+    def text(series: str) -> str:
+        value = values.get(series)
+        shown = "undefined" if value is None or not math.isfinite(value) else f"{value:.3f}"
+        return f"{name} {shown}" if list(names) == ["all"] else f"{series} ({name} {shown})"
+
+    return {s: text(s) for s in names}
+
+
+def _renamed(frame: pl.DataFrame, legend: Mapping[str, str]) -> pl.DataFrame:
+    """``frame`` with each series renamed to its legend text."""
+    return frame.with_columns(pl.col("series").replace_strict(dict(legend), return_dtype=pl.String))
+
+
+def _q(field: str, title: str | None = None, *, rate: bool = True, **kw: Any) -> dict[str, Any]:
+    """Channel arguments: a typed quantitative field, a title in words, domain [0, 1] for rates."""
+    import altair as alt
+
+    scale = alt.Scale(domain=[0, 1], nice=False) if rate else alt.Scale(zero=False)
+    return {
+        "field": field,
+        "type": "quantitative",
+        "title": title or TITLES.get(field, field),
+        "scale": scale,
+        **kw,
+    }
+
+
+def _tips(frame: pl.DataFrame, keys: Sequence[str], fields: Sequence[str]) -> list[Any]:
+    """Tooltips: the series (when there are group keys), the fields present, counts last."""
+    import altair as alt
+
+    tips = [alt.Tooltip("series:N", title=" · ".join(keys))] if keys else []
+    for f in [*fields, *COUNTS]:
+        if f not in frame.columns or any(t.field == f for t in tips):
+            continue
+        fmt = ".4~g" if f.startswith("threshold") else ",~g" if f in COUNTS else ".4f"
+        tips.append(
+            alt.Tooltip(f"{f}:Q", title=f.upper() if f in COUNTS else TITLES.get(f, f), format=fmt)
+        )
+    return tips
+
+
+def _curve(
+    frame: pl.DataFrame,
+    keys: Sequence[str],
+    x: str,
+    y: str,
+    *,
+    orient: str = "bottom-right",
+    y_channel: Any = None,
+) -> alt.LayerChart:
+    """One line per series through (x, y) in ``order``, with invisible hover points that
+    carry the tooltips (corner points of step curves get none)."""
+    import altair as alt
+
+    base = alt.Chart(inline(frame)).encode(
+        alt.X(**_q(x)),
+        y_channel if y_channel is not None else alt.Y(**_q(y)),
+        color=_color(labels(frame), keys, orient=orient),
+    )
+    line = base.mark_line(strokeWidth=2).encode(alt.Order("order:Q"))
+    hover = base.mark_point(size=40, opacity=0).encode(
+        tooltip=_tips(frame, keys, ["threshold", x, y])
+    )
+    if "corner" in frame.columns:
+        hover = hover.transform_filter("!datum.corner")
+    return alt.layer(line, hover)
+
+
+def _operating_point(
+    raw: pl.DataFrame,
+    keys: Sequence[str],
+    threshold: float,
+    x: str,
+    y: str,
+    legend: Mapping[str, str],
+    orient: str = "bottom-right",
+) -> alt.LayerChart:
+    """The point of the rule ``score >= threshold``: per series, the row with the smallest
+    threshold at or above it (a null or +inf threshold: nothing predicted positive)."""
+    import altair as alt
+
+    t = pl.col("threshold").fill_null(math.inf).fill_nan(math.inf)
+    point = by_series(
+        raw.filter(t >= threshold),
+        *[pl.col(c).get(t.arg_min()) for c in raw.columns if c not in ("series", "_sid")],
+    )
+    point = _renamed(point, legend).with_columns(text=pl.lit(f"score ≥ {threshold:.4g}"))
+    base = alt.Chart(inline(point)).encode(
+        alt.X(**_q(x)), alt.Y(**_q(y)), tooltip=_tips(point, keys, ["threshold", x, y])
+    )
+    names = list(legend.values())
+    dot = base.mark_point(size=120, filled=True, opacity=1, stroke="white", strokeWidth=1.5).encode(
+        color=_color(names, keys, orient=orient)
+    )
+    if keys:
+        return alt.layer(dot)
+    return alt.layer(
+        dot, base.mark_text(align="left", dx=8, dy=8, fontSize=11).encode(text="text:N")
+    )
+
+
+def _diagonal(
+    x: str, y: str, *, x_title: str | None = None, y_title: str | None = None
+) -> alt.Chart:
+    """The dashed grey line from (0, 0) to (1, 1): chance, or perfect calibration."""
+    import altair as alt
+
+    rows = [{x: 0, y: 0}, {x: 1, y: 1}]
+    line = alt.Chart(alt.InlineData(values=rows)).mark_line(
+        strokeDash=[4, 4], color=GREY, strokeWidth=1, clip=True
+    )
+    return line.encode(alt.X(**_q(x, x_title)), alt.Y(**_q(y, y_title)))
+
+
+# --- curves -----------------------------------------------------------------------------
