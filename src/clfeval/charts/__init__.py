@@ -22,7 +22,7 @@ at most ``MAX_CLASSES`` (20) classes, the most frequent, the others pooled into 
 
 from __future__ import annotations
 
-from clfeval._plot import MAX_CLASSES, MAX_POINTS, MAX_SERIES, score_histogram
+from clfeval._chart_data import MAX_CLASSES, MAX_POINTS, MAX_SERIES, score_histogram
 from clfeval.charts._base import PALETTE, TITLES
 from clfeval.charts._curves import det, gain, lift, pr, roc
 from clfeval.charts._explorer import explorer

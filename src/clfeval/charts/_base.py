@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from clfeval._metrics import METRICS
-from clfeval._plot import (
+from clfeval._chart_data import (
     by_series,
     inline,
     labels,
 )
+from clfeval._metrics import METRICS
 
 if TYPE_CHECKING:
     import altair as alt

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from clfeval._plot import (
+from clfeval._chart_data import (
     MAX_POINTS,
     budget,
     check_max_points,
