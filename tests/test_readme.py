@@ -348,6 +348,7 @@ SCALAR: dict[str, Callable[[pl.DataFrame], float]] = {
     "clf_precision": lambda g: skm.precision_score(*arrays(g, "label", "pred")),
     "clf_f1": lambda g: skm.f1_score(*arrays(g, "label", "pred")),
     "clf_log_loss": lambda g: skm.log_loss(*arrays(g, "label", "score")),
+    "clf_auroc": lambda g: skm.roc_auc_score(*arrays(g, "label", "score")),
 }
 
 
