@@ -196,6 +196,7 @@ def test_cli(
     ("argv", "needle"),
     [
         (["--score", "low=p_low,p_medium"], "mixes columns"),
+        (["--score", "low=p_low"], "names one class"),
         (["--score", "low=p_low,medium=p_medium", "--labels", "low,medium"], "leave --labels"),
         (["--score", "p_low", "--proba", "p_medium"], "one option"),
         (["--proba", "p_low,p_medium"], "--proba has 2 columns"),

@@ -99,6 +99,13 @@ def score_option(args: argparse.Namespace) -> tuple[list[str], list[str] | None]
             role="score",
             hint="pass every class as label=column (a=p_a,b=p_b), or columns with --labels",
         )
+    if len(pairs) < 2:
+        raise input_error(
+            f"{flag} {items[0]!r} names one class; label=column pairs name every class",
+            role="score",
+            hint="pass one pair per class (a=p_a,b=p_b,c=p_c), or the positive class's column "
+            "alone",
+        )
     return [c.strip() for _, _, c in pairs], [k.strip() for k, _, _ in pairs]
 
 
