@@ -4,22 +4,163 @@
 --
 -- The aggregate macros compose with the caller's own GROUP BY:
 --   SELECT model, clf_precision(label, pred, pos_label := 1) FROM preds GROUP BY model;
--- They are binary: class pos_label against every other value (one-vs-rest). Arguments are
--- expressions, so quote identifiers yourself ("my col"). Optional named arguments:
--- pos_label := 1, zero_division := 0.0 (also 1.0 or NULL), weight := NULL (an expression
--- giving a non-negative row weight). A row with a NULL in y, yhat or the weight is left out.
--- The multiclass averages (micro, macro, weighted) are in the table macro clf_metrics.
+-- Optional named arguments: pos_label := 1, zero_division := 0.0 (also 1.0 or NULL), weight :=
+-- NULL (an expression giving a non-negative row weight), and on the ratio macros average :=
+-- 'binary' (class pos_label against the rest; raises on more than two classes) or 'micro',
+-- 'macro', 'weighted' (over the sorted classes of y and yhat in the group, or labels := [...]),
+-- as the Polars expressions. clf_mcc, clf_balanced_accuracy and clf_cohen_kappa are binary
+-- (pos_label against the rest); their multiclass forms are in the table macro clf_metrics.
+-- Arguments are expressions, so quote identifiers yourself ("my col"). A row with a NULL in y,
+-- yhat or the weight is left out.
 --
 -- Every macro raises (through _clf_agg_guard, 00_helpers.sql), also on no rows: y and yhat of
 -- different kinds of label (text never equals a number), pos_label of another kind than y or
 -- the NULL literal, a weight with NaN, infinite or negative values (counted over every row with
 -- a weight), zero_division other than 0, 1 or NULL, beta that is not a number >= 0.
 
--- value with the checks of every ratio macro: those of _clf_agg_guard and zero_division.
-CREATE OR REPLACE MACRO _clf_ratio_guard(value, y, yhat, pos_label, zero_division, weight, who) AS
+-- --- the averaged forms of the aggregate macros -------------------------------------------
+-- average := 'micro' | 'macro' | 'weighted' gather the group's rows into one list (_clf_rows)
+-- and compute per-class
+-- counts over the sorted union of the classes of y and yhat (or labels := [...], in its order)
+-- with list lambdas. Every lambda parameter is named _clf_*: DuckDB would read t.p in a lambda
+-- as column p of a caller's table named t.
+
+-- A label as a key of one type whatever the label types: numbers as DOUBLE (_clf_n), text as
+-- VARCHAR (_clf_s), so y, yhat and labels lists merge and sort without a cast error (text never
+-- equals a number: the guard raises on that first). Numbers sort as numbers, text by code point.
+CREATE OR REPLACE MACRO _clf_key(v) AS
+    struct_pack(
+        _clf_n := CASE WHEN NOT _clf_is_text(typeof(v)) THEN TRY_CAST(v AS DOUBLE) END,
+        _clf_s := CASE WHEN _clf_is_text(typeof(v)) THEN CAST(v AS VARCHAR) END);
+
+-- The group's rows with a y, a yhat and a weight (1.0 without one): keys and weight.
+CREATE OR REPLACE MACRO _clf_rows(y, yhat, weight) AS
+    coalesce(
+        list(struct_pack(_clf_y := _clf_key(y), _clf_p := _clf_key(yhat), _clf_w := _clf_weight(weight)))
+            FILTER (WHERE y IS NOT NULL AND yhat IS NOT NULL AND _clf_weight(weight) IS NOT NULL),
+        []);
+
+-- The sorted union of the classes of y and yhat in the rows r (from _clf_rows).
+CREATE OR REPLACE MACRO _clf_row_classes(r) AS
+    list_sort(list_distinct(list_concat(
+        list_transform(r, lambda _clf_x: _clf_x._clf_y),
+        list_transform(r, lambda _clf_x: _clf_x._clf_p))));
+
+-- The classes to average over: labels (keys, in its order) or the sorted union of the data.
+CREATE OR REPLACE MACRO _clf_classes(r, labels) AS
+    coalesce(list_transform(labels, lambda _clf_v: _clf_key(_clf_v)), _clf_row_classes(r));
+
+-- Total weight of the rows of r that count for class key k as part ('tp': y and yhat are k,
+-- 'pred': yhat is k, 'support': y is k).
+CREATE OR REPLACE MACRO _clf_row_sum(r, k, part) AS
+    coalesce(list_sum(list_transform(
+        list_filter(r, lambda _clf_x: CASE part
+            WHEN 'tp' THEN _clf_x._clf_y IS NOT DISTINCT FROM k AND _clf_x._clf_p IS NOT DISTINCT FROM k
+            WHEN 'pred' THEN _clf_x._clf_p IS NOT DISTINCT FROM k
+            ELSE _clf_x._clf_y IS NOT DISTINCT FROM k
+        END),
+        lambda _clf_x: _clf_x._clf_w)), 0.0::DOUBLE);
+
+-- Per class of the list classes: tp, pred (= tp + fp) and support (= tp + fn) over the rows r.
+CREATE OR REPLACE MACRO _clf_per_class(r, classes) AS
+    list_transform(classes, lambda _clf_k: struct_pack(
+        tp := _clf_row_sum(r, _clf_k, 'tp'),
+        pred := _clf_row_sum(r, _clf_k, 'pred'),
+        support := _clf_row_sum(r, _clf_k, 'support')));
+
+-- The ratio named metric from one class's counts (tp, pred, support) and the row total, as the
+-- registry's formulas (clfeval._metrics); beta for 'fbeta' (inf: recall), 1 for 'f1'.
+CREATE OR REPLACE MACRO _clf_ratio_of(metric, beta, tp, pred, support, total, zd) AS
+    CASE metric
+        WHEN 'precision' THEN _clf_div(tp, pred, zd)
+        WHEN 'recall' THEN _clf_div(tp, support, zd)
+        WHEN 'specificity' THEN _clf_div(total - pred - support + tp,
+            (total - pred - support + tp) + (pred - tp), zd)
+        WHEN 'npv' THEN _clf_div(total - pred - support + tp,
+            (total - pred - support + tp) + (support - tp), zd)
+        WHEN 'fpr' THEN _clf_div(pred - tp, (pred - tp) + (total - pred - support + tp), zd)
+        WHEN 'fnr' THEN _clf_div(support - tp, (support - tp) + tp, zd)
+        WHEN 'jaccard' THEN _clf_div(tp, support + pred - tp, zd)
+        WHEN 'fbeta' THEN CASE
+            WHEN isinf(CAST(beta AS DOUBLE)) THEN _clf_div(tp, support, zd)
+            ELSE _clf_div((1 + CAST(beta AS DOUBLE) * CAST(beta AS DOUBLE)) * tp,
+                CAST(beta AS DOUBLE) * CAST(beta AS DOUBLE) * support + pred, zd)
+        END
+    END;
+
+-- The ratio metric averaged over the classes (average 'micro', 'macro' or 'weighted'), as
+-- clfeval._label.average_ratio: micro pools tp, fp, fn and tn; macro is the mean leaving out
+-- NULL ratios; weighted weighs by support leaving out NULLs, the plain mean when the kept
+-- support is 0.
+CREATE OR REPLACE MACRO _clf_average_of(metric, beta, y, yhat, weight, labels, average, zd) AS
+    _clf_let(_clf_rows(y, yhat, weight), lambda _clf_r: _clf_let(
+        struct_pack(
+            k := _clf_per_class(_clf_r, _clf_classes(_clf_r, labels)),
+            total := coalesce(list_sum(list_transform(_clf_r, lambda _clf_x: _clf_x._clf_w)), 0.0::DOUBLE)),
+        lambda _clf_c: _clf_let(
+            list_transform(_clf_c.k, lambda _clf_q: struct_pack(
+                v := _clf_ratio_of(metric, beta, _clf_q.tp, _clf_q.pred, _clf_q.support, _clf_c.total, zd),
+                s := _clf_q.support,
+                tn := _clf_c.total - _clf_q.pred - _clf_q.support + _clf_q.tp)),
+            lambda _clf_v: CASE CAST(average AS VARCHAR)
+                WHEN 'micro' THEN _clf_let(
+                    struct_pack(
+                        tp := coalesce(list_sum(list_transform(_clf_c.k, lambda _clf_q: _clf_q.tp)), 0.0),
+                        pred := coalesce(list_sum(list_transform(_clf_c.k, lambda _clf_q: _clf_q.pred)), 0.0),
+                        support := coalesce(list_sum(list_transform(_clf_c.k, lambda _clf_q: _clf_q.support)), 0.0),
+                        tn := coalesce(list_sum(list_transform(_clf_v, lambda _clf_q: _clf_q.tn)), 0.0)),
+                    -- total chosen so that total - pred - support + tp is the summed tn
+                    lambda _clf_u: _clf_ratio_of(metric, beta, _clf_u.tp, _clf_u.pred, _clf_u.support,
+                        _clf_u.tn + _clf_u.pred + _clf_u.support - _clf_u.tp, zd))
+                WHEN 'macro' THEN list_avg(list_transform(_clf_v, lambda _clf_q: _clf_q.v))
+                WHEN 'weighted' THEN CASE
+                    WHEN coalesce(list_sum(list_transform(
+                            list_filter(_clf_v, lambda _clf_q: _clf_q.v IS NOT NULL),
+                            lambda _clf_q: _clf_q.s)), 0.0) = 0
+                        THEN list_avg(list_transform(_clf_v, lambda _clf_q: _clf_q.v))
+                    ELSE coalesce(list_sum(list_transform(_clf_v, lambda _clf_q: _clf_q.v * _clf_q.s)), 0.0)
+                        / list_sum(list_transform(
+                            list_filter(_clf_v, lambda _clf_q: _clf_q.v IS NOT NULL),
+                            lambda _clf_q: _clf_q.s))
+                END
+            END)));
+
+-- The number of classes in y and yhat of the group (rows with a NULL in y, yhat or weight
+-- left out), for the check of average := 'binary'.
+CREATE OR REPLACE MACRO _clf_n_classes(y, yhat, weight) AS
+    len(list_distinct(list_concat(
+        coalesce(list(DISTINCT _clf_key(y))
+            FILTER (WHERE y IS NOT NULL AND yhat IS NOT NULL AND _clf_weight(weight) IS NOT NULL), []),
+        coalesce(list(DISTINCT _clf_key(yhat))
+            FILTER (WHERE y IS NOT NULL AND yhat IS NOT NULL AND _clf_weight(weight) IS NOT NULL), []))));
+
+-- TRUE, or an error when average is not 'binary', 'micro', 'macro' or 'weighted'.
+CREATE OR REPLACE MACRO _clf_check_average(average, who) AS
     CASE
-        WHEN _clf_check_zero_division(zero_division, who || ': ')
-            THEN _clf_agg_guard(value, y, yhat, pos_label, true, weight, who)
+        WHEN CAST(average AS VARCHAR) IN ('binary', 'micro', 'macro', 'weighted') THEN true
+        ELSE error(printf(
+            'clfeval: %s: average = %s is not one of ''binary'', ''micro'', ''macro'', ''weighted''',
+            who, _clf_show(average)))
+    END;
+
+-- value (the binary one under average := 'binary', else averaged), with every check of a ratio
+-- macro: average, zero_division, labels; then those of _clf_agg_guard (pos_label only under
+-- 'binary'); then, under 'binary', at most two classes in the group.
+CREATE OR REPLACE MACRO _clf_avg_guard(bin_value, avg_value, y, yhat, pos_label, zero_division, weight, average, labels, who) AS
+    CASE
+        WHEN _clf_check_average(average, who)
+            AND _clf_check_zero_division(zero_division, who || ': ')
+            AND _clf_check_labels(labels, _clf_agg_type(y), printf('%s: y (%s)', who, _clf_agg_type(y)))
+            THEN _clf_agg_guard(
+                CASE
+                    WHEN CAST(average AS VARCHAR) <> 'binary' THEN avg_value
+                    WHEN _clf_n_classes(y, yhat, weight) > 2 THEN error(printf(
+                        'clfeval: %s: y and yhat hold %d classes but average = ''binary''; '
+                        || 'choose average := ''macro'', ''micro'' or ''weighted''',
+                        who, _clf_n_classes(y, yhat, weight)))
+                    ELSE bin_value
+                END,
+                y, yhat, pos_label, CAST(average AS VARCHAR) = 'binary', weight, who)
     END;
 
 CREATE OR REPLACE MACRO clf_accuracy(y, yhat, weight := NULL) AS
@@ -33,34 +174,41 @@ CREATE OR REPLACE MACRO clf_accuracy(y, yhat, weight := NULL) AS
 COMMENT ON MACRO clf_accuracy IS
 'Accuracy: the (weighted) share of rows with y = yhat. Aggregate macro: clf_accuracy(y, yhat, weight := NULL). NULL when no row is left. Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number) and a NaN, infinite or negative weight. Python twin: clfeval.accuracy; scikit-learn: accuracy_score.';
 
-CREATE OR REPLACE MACRO clf_precision(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL) AS
-    _clf_ratio_guard(
+CREATE OR REPLACE MACRO clf_precision(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL,
+    average := 'binary', labels := NULL) AS
+    _clf_avg_guard(
         _clf_div(
             _clf_tp(y, yhat, pos_label, weight),
             _clf_tp(y, yhat, pos_label, weight) + _clf_fp(y, yhat, pos_label, weight),
             zero_division),
-        y, yhat, pos_label, zero_division, weight, 'clf_precision');
+        _clf_average_of('precision', 1.0, y, yhat, weight, labels, average, zero_division),
+        y, yhat, pos_label, zero_division, weight, average, labels, 'clf_precision');
 
 COMMENT ON MACRO clf_precision IS
-'Precision: tp / (tp + fp) for the class pos_label. Aggregate macro: clf_precision(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no predicted positive the result is zero_division (0.0, 1.0 or NULL). Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a NaN, infinite or negative weight and zero_division other than 0, 1 or NULL. Python twin: clfeval.precision; scikit-learn: precision_score.';
+'Precision: tp / (tp + fp) for the class pos_label. Aggregate macro: clf_precision(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL, average := ''binary'', labels := NULL). average := ''micro'' pools the per-class counts, ''macro'' is their mean leaving out NULL ratios, ''weighted'' weighs by support (leaving out NULLs; the plain mean when that support is 0), over the sorted classes of y and yhat in the group or labels := [...] (classes and order, as scikit-learn''s labels=); pos_label is used (and checked) only under the default ''binary'', which raises on more than two classes. With no predicted positive the result is zero_division (0.0, 1.0 or NULL). Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a NaN, infinite or negative weight and zero_division other than 0, 1 or NULL. Python twin: clfeval.precision; scikit-learn: precision_score.';
 
-CREATE OR REPLACE MACRO clf_recall(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL) AS
-    _clf_ratio_guard(
+CREATE OR REPLACE MACRO clf_recall(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL,
+    average := 'binary', labels := NULL) AS
+    _clf_avg_guard(
         _clf_div(
             _clf_tp(y, yhat, pos_label, weight),
             _clf_tp(y, yhat, pos_label, weight) + _clf_fn(y, yhat, pos_label, weight),
             zero_division),
-        y, yhat, pos_label, zero_division, weight, 'clf_recall');
+        _clf_average_of('recall', 1.0, y, yhat, weight, labels, average, zero_division),
+        y, yhat, pos_label, zero_division, weight, average, labels, 'clf_recall');
 
 COMMENT ON MACRO clf_recall IS
-'Recall (sensitivity, TPR): tp / (tp + fn) for the class pos_label. Aggregate macro: clf_recall(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no actual positive the result is zero_division (0.0, 1.0 or NULL). Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a NaN, infinite or negative weight and zero_division other than 0, 1 or NULL. Python twin: clfeval.recall; scikit-learn: recall_score.';
+'Recall (sensitivity, TPR): tp / (tp + fn) for the class pos_label. Aggregate macro: clf_recall(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL, average := ''binary'', labels := NULL). average := ''micro'' pools the per-class counts, ''macro'' is their mean leaving out NULL ratios, ''weighted'' weighs by support (leaving out NULLs; the plain mean when that support is 0), over the sorted classes of y and yhat in the group or labels := [...] (classes and order, as scikit-learn''s labels=); pos_label is used (and checked) only under the default ''binary'', which raises on more than two classes. With no actual positive the result is zero_division (0.0, 1.0 or NULL). Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a NaN, infinite or negative weight and zero_division other than 0, 1 or NULL. Python twin: clfeval.recall; scikit-learn: recall_score.';
 
 -- scikit-learn's form: (1 + b^2) tp / (b^2 (tp + fn) + (tp + fp)); b = inf gives recall.
-CREATE OR REPLACE MACRO clf_fbeta(y, yhat, beta, pos_label := 1, zero_division := 0.0, weight := NULL) AS
-    CASE WHEN _clf_check_beta(beta, 'clf_fbeta: ') THEN _clf_ratio_guard(
+CREATE OR REPLACE MACRO clf_fbeta(y, yhat, beta, pos_label := 1, zero_division := 0.0, weight := NULL,
+    average := 'binary', labels := NULL) AS
+    CASE WHEN _clf_check_beta(beta, 'clf_fbeta: ') THEN _clf_avg_guard(
             CASE
-                WHEN isinf(CAST(beta AS DOUBLE)) THEN clf_recall(
-                    y, yhat, pos_label := pos_label, zero_division := zero_division, weight := weight)
+                WHEN isinf(CAST(beta AS DOUBLE)) THEN _clf_div(
+                    _clf_tp(y, yhat, pos_label, weight),
+                    _clf_tp(y, yhat, pos_label, weight) + _clf_fn(y, yhat, pos_label, weight),
+                    zero_division)
                 ELSE _clf_div(
                     (1 + CAST(beta AS DOUBLE) * CAST(beta AS DOUBLE)) * _clf_tp(y, yhat, pos_label, weight),
                     CAST(beta AS DOUBLE) * CAST(beta AS DOUBLE)
@@ -68,79 +216,92 @@ CREATE OR REPLACE MACRO clf_fbeta(y, yhat, beta, pos_label := 1, zero_division :
                         + (_clf_tp(y, yhat, pos_label, weight) + _clf_fp(y, yhat, pos_label, weight)),
                     zero_division)
             END,
-            y, yhat, pos_label, zero_division, weight, 'clf_fbeta')
+            _clf_average_of('fbeta', beta, y, yhat, weight, labels, average, zero_division),
+            y, yhat, pos_label, zero_division, weight, average, labels, 'clf_fbeta')
     END;
 
 COMMENT ON MACRO clf_fbeta IS
-'F-beta: (1 + beta^2) tp / ((1 + beta^2) tp + beta^2 fn + fp) for the class pos_label; beta > 1 favours recall. Aggregate macro: clf_fbeta(y, yhat, beta, pos_label := 1, zero_division := 0.0, weight := NULL). With no actual and no predicted positive the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on beta that is not a number >= 0, y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a NaN, infinite or negative weight and zero_division other than 0, 1 or NULL. Python twin: clfeval.fbeta; scikit-learn: fbeta_score.';
+'F-beta: (1 + beta^2) tp / ((1 + beta^2) tp + beta^2 fn + fp) for the class pos_label; beta > 1 favours recall. Aggregate macro: clf_fbeta(y, yhat, beta, pos_label := 1, zero_division := 0.0, weight := NULL, average := ''binary'', labels := NULL). average := ''micro'' pools the per-class counts, ''macro'' is their mean leaving out NULL ratios, ''weighted'' weighs by support (leaving out NULLs; the plain mean when that support is 0), over the sorted classes of y and yhat in the group or labels := [...] (classes and order, as scikit-learn''s labels=); pos_label is used (and checked) only under the default ''binary'', which raises on more than two classes. With no actual and no predicted positive the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on beta that is not a number >= 0, y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a NaN, infinite or negative weight and zero_division other than 0, 1 or NULL. Python twin: clfeval.fbeta; scikit-learn: fbeta_score.';
 
-CREATE OR REPLACE MACRO clf_f1(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL) AS
-    _clf_ratio_guard(
+CREATE OR REPLACE MACRO clf_f1(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL,
+    average := 'binary', labels := NULL) AS
+    _clf_avg_guard(
         _clf_div(
             2 * _clf_tp(y, yhat, pos_label, weight),
             (_clf_tp(y, yhat, pos_label, weight) + _clf_fn(y, yhat, pos_label, weight))
                 + (_clf_tp(y, yhat, pos_label, weight) + _clf_fp(y, yhat, pos_label, weight)),
             zero_division),
-        y, yhat, pos_label, zero_division, weight, 'clf_f1');
+        _clf_average_of('fbeta', 1.0, y, yhat, weight, labels, average, zero_division),
+        y, yhat, pos_label, zero_division, weight, average, labels, 'clf_f1');
 
 COMMENT ON MACRO clf_f1 IS
-'F1: 2 tp / (2 tp + fp + fn) for the class pos_label, the harmonic mean of precision and recall. Aggregate macro: clf_f1(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no actual and no predicted positive the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a NaN, infinite or negative weight and zero_division other than 0, 1 or NULL. Python twin: clfeval.f1; scikit-learn: f1_score.';
+'F1: 2 tp / (2 tp + fp + fn) for the class pos_label, the harmonic mean of precision and recall. Aggregate macro: clf_f1(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL, average := ''binary'', labels := NULL). average := ''micro'' pools the per-class counts, ''macro'' is their mean leaving out NULL ratios, ''weighted'' weighs by support (leaving out NULLs; the plain mean when that support is 0), over the sorted classes of y and yhat in the group or labels := [...] (classes and order, as scikit-learn''s labels=); pos_label is used (and checked) only under the default ''binary'', which raises on more than two classes. With no actual and no predicted positive the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a NaN, infinite or negative weight and zero_division other than 0, 1 or NULL. Python twin: clfeval.f1; scikit-learn: f1_score.';
 
-CREATE OR REPLACE MACRO clf_specificity(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL) AS
-    _clf_ratio_guard(
+CREATE OR REPLACE MACRO clf_specificity(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL,
+    average := 'binary', labels := NULL) AS
+    _clf_avg_guard(
         _clf_div(
             _clf_tn(y, yhat, pos_label, weight),
             _clf_tn(y, yhat, pos_label, weight) + _clf_fp(y, yhat, pos_label, weight),
             zero_division),
-        y, yhat, pos_label, zero_division, weight, 'clf_specificity');
+        _clf_average_of('specificity', 1.0, y, yhat, weight, labels, average, zero_division),
+        y, yhat, pos_label, zero_division, weight, average, labels, 'clf_specificity');
 
 COMMENT ON MACRO clf_specificity IS
-'Specificity (TNR): tn / (tn + fp), negatives being every class other than pos_label. Aggregate macro: clf_specificity(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no actual negative the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a NaN, infinite or negative weight and zero_division other than 0, 1 or NULL. Python twin: clfeval.specificity.';
+'Specificity (TNR): tn / (tn + fp), negatives being every class other than pos_label. Aggregate macro: clf_specificity(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL, average := ''binary'', labels := NULL). average := ''micro'' pools the per-class counts, ''macro'' is their mean leaving out NULL ratios, ''weighted'' weighs by support (leaving out NULLs; the plain mean when that support is 0), over the sorted classes of y and yhat in the group or labels := [...] (classes and order, as scikit-learn''s labels=); pos_label is used (and checked) only under the default ''binary'', which raises on more than two classes. With no actual negative the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a NaN, infinite or negative weight and zero_division other than 0, 1 or NULL. Python twin: clfeval.specificity.';
 
-CREATE OR REPLACE MACRO clf_npv(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL) AS
-    _clf_ratio_guard(
+CREATE OR REPLACE MACRO clf_npv(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL,
+    average := 'binary', labels := NULL) AS
+    _clf_avg_guard(
         _clf_div(
             _clf_tn(y, yhat, pos_label, weight),
             _clf_tn(y, yhat, pos_label, weight) + _clf_fn(y, yhat, pos_label, weight),
             zero_division),
-        y, yhat, pos_label, zero_division, weight, 'clf_npv');
+        _clf_average_of('npv', 1.0, y, yhat, weight, labels, average, zero_division),
+        y, yhat, pos_label, zero_division, weight, average, labels, 'clf_npv');
 
 COMMENT ON MACRO clf_npv IS
-'Negative predictive value: tn / (tn + fn). Aggregate macro: clf_npv(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no predicted negative the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a NaN, infinite or negative weight and zero_division other than 0, 1 or NULL. Python twin: clfeval.npv.';
+'Negative predictive value: tn / (tn + fn). Aggregate macro: clf_npv(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL, average := ''binary'', labels := NULL). average := ''micro'' pools the per-class counts, ''macro'' is their mean leaving out NULL ratios, ''weighted'' weighs by support (leaving out NULLs; the plain mean when that support is 0), over the sorted classes of y and yhat in the group or labels := [...] (classes and order, as scikit-learn''s labels=); pos_label is used (and checked) only under the default ''binary'', which raises on more than two classes. With no predicted negative the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a NaN, infinite or negative weight and zero_division other than 0, 1 or NULL. Python twin: clfeval.npv.';
 
-CREATE OR REPLACE MACRO clf_fpr(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL) AS
-    _clf_ratio_guard(
+CREATE OR REPLACE MACRO clf_fpr(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL,
+    average := 'binary', labels := NULL) AS
+    _clf_avg_guard(
         _clf_div(
             _clf_fp(y, yhat, pos_label, weight),
             _clf_fp(y, yhat, pos_label, weight) + _clf_tn(y, yhat, pos_label, weight),
             zero_division),
-        y, yhat, pos_label, zero_division, weight, 'clf_fpr');
+        _clf_average_of('fpr', 1.0, y, yhat, weight, labels, average, zero_division),
+        y, yhat, pos_label, zero_division, weight, average, labels, 'clf_fpr');
 
 COMMENT ON MACRO clf_fpr IS
-'False positive rate: fp / (fp + tn). Aggregate macro: clf_fpr(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no actual negative the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a NaN, infinite or negative weight and zero_division other than 0, 1 or NULL. Python twin: clfeval.fpr.';
+'False positive rate: fp / (fp + tn). Aggregate macro: clf_fpr(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL, average := ''binary'', labels := NULL). average := ''micro'' pools the per-class counts, ''macro'' is their mean leaving out NULL ratios, ''weighted'' weighs by support (leaving out NULLs; the plain mean when that support is 0), over the sorted classes of y and yhat in the group or labels := [...] (classes and order, as scikit-learn''s labels=); pos_label is used (and checked) only under the default ''binary'', which raises on more than two classes. With no actual negative the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a NaN, infinite or negative weight and zero_division other than 0, 1 or NULL. Python twin: clfeval.fpr.';
 
-CREATE OR REPLACE MACRO clf_fnr(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL) AS
-    _clf_ratio_guard(
+CREATE OR REPLACE MACRO clf_fnr(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL,
+    average := 'binary', labels := NULL) AS
+    _clf_avg_guard(
         _clf_div(
             _clf_fn(y, yhat, pos_label, weight),
             _clf_fn(y, yhat, pos_label, weight) + _clf_tp(y, yhat, pos_label, weight),
             zero_division),
-        y, yhat, pos_label, zero_division, weight, 'clf_fnr');
+        _clf_average_of('fnr', 1.0, y, yhat, weight, labels, average, zero_division),
+        y, yhat, pos_label, zero_division, weight, average, labels, 'clf_fnr');
 
 COMMENT ON MACRO clf_fnr IS
-'False negative rate: fn / (fn + tp). Aggregate macro: clf_fnr(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no actual positive the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a NaN, infinite or negative weight and zero_division other than 0, 1 or NULL. Python twin: clfeval.fnr.';
+'False negative rate: fn / (fn + tp). Aggregate macro: clf_fnr(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL, average := ''binary'', labels := NULL). average := ''micro'' pools the per-class counts, ''macro'' is their mean leaving out NULL ratios, ''weighted'' weighs by support (leaving out NULLs; the plain mean when that support is 0), over the sorted classes of y and yhat in the group or labels := [...] (classes and order, as scikit-learn''s labels=); pos_label is used (and checked) only under the default ''binary'', which raises on more than two classes. With no actual positive the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a NaN, infinite or negative weight and zero_division other than 0, 1 or NULL. Python twin: clfeval.fnr.';
 
-CREATE OR REPLACE MACRO clf_jaccard(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL) AS
-    _clf_ratio_guard(
+CREATE OR REPLACE MACRO clf_jaccard(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL,
+    average := 'binary', labels := NULL) AS
+    _clf_avg_guard(
         _clf_div(
             _clf_tp(y, yhat, pos_label, weight),
             _clf_tp(y, yhat, pos_label, weight) + _clf_fp(y, yhat, pos_label, weight)
                 + _clf_fn(y, yhat, pos_label, weight),
             zero_division),
-        y, yhat, pos_label, zero_division, weight, 'clf_jaccard');
+        _clf_average_of('jaccard', 1.0, y, yhat, weight, labels, average, zero_division),
+        y, yhat, pos_label, zero_division, weight, average, labels, 'clf_jaccard');
 
 COMMENT ON MACRO clf_jaccard IS
-'Jaccard index: tp / (tp + fp + fn) for the class pos_label. Aggregate macro: clf_jaccard(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL). With no actual and no predicted positive the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a NaN, infinite or negative weight and zero_division other than 0, 1 or NULL. Python twin: clfeval.jaccard; scikit-learn: jaccard_score.';
+'Jaccard index: tp / (tp + fp + fn) for the class pos_label. Aggregate macro: clf_jaccard(y, yhat, pos_label := 1, zero_division := 0.0, weight := NULL, average := ''binary'', labels := NULL). average := ''micro'' pools the per-class counts, ''macro'' is their mean leaving out NULL ratios, ''weighted'' weighs by support (leaving out NULLs; the plain mean when that support is 0), over the sorted classes of y and yhat in the group or labels := [...] (classes and order, as scikit-learn''s labels=); pos_label is used (and checked) only under the default ''binary'', which raises on more than two classes. With no actual and no predicted positive the result is zero_division. Rows with a NULL in y, yhat or weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a NaN, infinite or negative weight and zero_division other than 0, 1 or NULL. Python twin: clfeval.jaccard; scikit-learn: jaccard_score.';
 
 CREATE OR REPLACE MACRO clf_mcc(y, yhat, pos_label := 1, weight := NULL) AS
     _clf_agg_guard(

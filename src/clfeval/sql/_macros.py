@@ -55,14 +55,16 @@ TABLE_MACROS: dict[str, Macro] = {
     ),
 }
 
-_RATIO = ("pos_label", "zero_division", "weight")
+# average='binary' (the default) applies scikit-learn's binary rules (pos_label checked on the
+# classes found); 'micro', 'macro' and 'weighted' average over the classes (labels=)
+_RATIO = ("pos_label", "zero_division", "weight", "average", "labels")
 AGGREGATE_MACROS: dict[str, Macro] = {
     "clf_accuracy": Macro(("y", "yhat"), ("weight",), ("accuracy",)),
     **{
-        f"clf_{name}": Macro(("y", "yhat"), _RATIO, (name,), binary=True)
+        f"clf_{name}": Macro(("y", "yhat"), _RATIO, (name,))
         for name in ("precision", "recall", "f1", "specificity", "npv", "fpr", "fnr", "jaccard")
     },
-    "clf_fbeta": Macro(("y", "yhat"), _RATIO, ("fbeta",), positional=("beta",), binary=True),
+    "clf_fbeta": Macro(("y", "yhat"), _RATIO, ("fbeta",), positional=("beta",)),
     "clf_mcc": Macro(("y", "yhat"), ("pos_label", "weight"), ("mcc",), binary=True),
     "clf_cohen_kappa": Macro(("y", "yhat"), ("pos_label", "weight"), ("cohen_kappa",), binary=True),
     "clf_balanced_accuracy": Macro(
