@@ -20,14 +20,8 @@ from sklearn import metrics as skm
 import clfeval as ce
 from clfeval import _curves
 from clfeval._curves import det_curve, gain_curve, lift_curve, pr_curve, roc_curve, threshold_counts
-from clfeval._score import (
-    auroc,
-    average_precision,
-    best_threshold,
-    ks,
-    thresholds,
-    top_k_accuracy,
-)
+from clfeval._score import auroc, average_precision, ks, top_k_accuracy
+from clfeval._thresholds import best_threshold, thresholds
 from clfeval.exceptions import InputError
 
 SETTINGS = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])

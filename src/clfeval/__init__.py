@@ -37,7 +37,8 @@ from clfeval._namespace import register as _register
 from clfeval._prob import brier, calibration, ece, log_loss
 from clfeval._report import Report, report
 from clfeval._report_html import report_html
-from clfeval._score import auroc, average_precision, best_threshold, ks, thresholds, top_k_accuracy
+from clfeval._score import auroc, average_precision, ks, top_k_accuracy
+from clfeval._thresholds import best_threshold, thresholds
 from clfeval.exceptions import InputError
 
 _register()

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import polars as pl
 
-from clfeval import _baseline, _counts, _curves, _metric_table, _prob, _report, _score
+from clfeval import _baseline, _counts, _curves, _metric_table, _prob, _report, _thresholds
 from clfeval._models import Models
 
 if TYPE_CHECKING:
@@ -365,7 +365,7 @@ class ClfNamespace:
         nonfinite: Missing = "raise",
     ) -> Any:
         """See :func:`clfeval.thresholds`."""
-        return _score.thresholds(
+        return _thresholds.thresholds(
             self._df,
             y,
             score,
@@ -400,7 +400,7 @@ class ClfNamespace:
         nonfinite: Missing = "raise",
     ) -> Any:
         """See :func:`clfeval.best_threshold`."""
-        return _score.best_threshold(
+        return _thresholds.best_threshold(
             self._df,
             y,
             score,
