@@ -102,7 +102,7 @@ def test_generated_thresholds_equal_polars(
     np.testing.assert_allclose(a, b, rtol=0, atol=1e-12)
 
 
-GENERATED_LABEL = [n for n in _metrics.names(family="label", in_metrics=True) if n != "cohen_kappa"]
+GENERATED_LABEL = list(_metrics.names(family="label", in_metrics=True))
 
 
 @pytest.mark.parametrize("average", ["binary", "micro", "macro", "weighted"])
@@ -144,7 +144,7 @@ def test_generated_metrics_equal_polars(
 def test_generated_metrics_names() -> None:
     with pytest.raises(ce.InputError, match="needs score="):
         sqlgen.query("metrics", table="t", y="y", yhat="p", metrics=["auroc"])
-    with pytest.raises(ce.InputError, match="cohen_kappa"):
-        sqlgen.query("metrics", table="t", y="y", yhat="p", metrics=["cohen_kappa"])
+    with pytest.raises(ce.InputError, match="kappa_weights"):
+        sqlgen.query("metrics", table="t", y="y", yhat="p", metrics=["cohen_kappa"], kappa_weights="cubic")
     with pytest.raises(ce.InputError, match="'f2'"):
         sqlgen.query("metrics", table="t", y="y", yhat="p", metrics=["f2"])

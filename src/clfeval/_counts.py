@@ -560,7 +560,10 @@ def ovr_from_counts(pos_label: Any = None, *, binary: bool = False) -> OvR:
         def pick(name: str) -> pl.Expr:
             return pl.col(name).filter(pl.col("label") == pos_label).sum().cast(pl.Float64)
 
-        tp, fp, fn, tn = pick("tp"), pick("fp"), pick("fn"), pick("tn")
-    else:
-        tp, fp, fn, tn = (pl.col(c).cast(pl.Float64) for c in ("tp", "fp", "fn", "tn"))
+        # every row of a group holds the group's total; a group without pos_label has no row
+        # of its own, and all its rows are true negatives
+        total = pl.sum_horizontal("tp", "fp", "fn", "tn").first().cast(pl.Float64)
+        tp, fp, fn = pick("tp"), pick("fp"), pick("fn")
+        return OvR(tp, tp + fp, tp + fn, total, None)
+    tp, fp, fn, tn = (pl.col(c).cast(pl.Float64) for c in ("tp", "fp", "fn", "tn"))
     return OvR(tp, tp + fp, tp + fn, tp + fp + fn + tn, None)

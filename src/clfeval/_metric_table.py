@@ -104,6 +104,8 @@ def _score_metric(name: str, y: str, score: Any, opts: dict[str, Any]) -> pl.Exp
     if name == "auroc":
         if per_class:
             per_class["multi_class"] = opts.get("multi_class", "ovr")
+        if opts.get("max_fpr") is not None:
+            per_class["max_fpr"] = opts["max_fpr"]
         return _score.auroc(
             y, score, pos_label=pos_label, weight=weight, labels=opts["labels"], **per_class
         )
@@ -154,6 +156,7 @@ def metrics(
     beta: float = 1.0,
     multi_class: Literal["ovr", "ovo"] = "ovr",
     kappa_weights: Literal["linear", "quadratic"] | None = None,
+    max_fpr: float | None = None,
     models: Models = None,
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
@@ -170,7 +173,8 @@ def metrics(
     Options as the expressions': ``beta`` (fbeta), ``kappa_weights`` (cohen_kappa's
     ``weights``: None, ``"linear"``, ``"quadratic"``), and for per-class scores
     ``multi_class`` (``"ovr"``, ``"ovo"``) with ``average`` for AUROC and average precision
-    (macro, as scikit-learn, when ``average="binary"``).
+    (macro, as scikit-learn, when ``average="binary"``); ``max_fpr`` for the binary AUROC
+    (McClish's standardized partial AUC).
 
     ``models=`` (instead of ``yhat``/``score``) compares the prediction columns of a
     wide frame: a list, ``{name: column}``, or ``{name: {"yhat": ..., "score": ...}}``;
@@ -190,6 +194,7 @@ def metrics(
     labels = _options.labels(labels)
     check_options(average=average, labels=labels, zero_division=zero_division)
     beta = _options.beta(beta)
+    max_fpr = _options.max_fpr(max_fpr)
     _options.choice(
         "multi_class",
         multi_class,
@@ -273,6 +278,7 @@ def metrics(
         "beta": beta,
         "kappa_weights": kappa_weights,
         "multi_class": multi_class,
+        "max_fpr": max_fpr,
         "score_average": "macro" if average == "binary" else average,
     }
     parts: list[pl.LazyFrame] = []
@@ -287,7 +293,7 @@ def metrics(
         parts += label_parts(pairs, by_cols, y, yhat, label_names, opts)
     score_names = [n for n in names if n in SCORE_DEFAULT]
     ranked = [n for n in score_names if n in RANKED] if isinstance(scores, str) else []
-    part = _ranked_part(prep, y, scores, ranked, pos_label, weight) if ranked else None
+    part = _ranked_part(prep, y, scores, ranked, pos_label, weight, max_fpr) if ranked else None
     if part is not None:
         parts.append(part)
     expressed = [n for n in score_names if n not in ranked or part is None]
@@ -306,7 +312,13 @@ def metrics(
 
 
 def _ranked_part(
-    prep: Prepared, y: str, score: str, names: list[str], pos_label: Any, weight: str | None
+    prep: Prepared,
+    y: str,
+    score: str,
+    names: list[str],
+    pos_label: Any,
+    weight: str | None,
+    max_fpr: float | None,
 ) -> pl.LazyFrame | None:
     """Binary AUROC and average precision per group from the threshold counts, or None
     where the expressions are faster: groups of mostly distinct scores (a sort per group
@@ -326,7 +338,7 @@ def _ranked_part(
         long, prep.by, weight is not None, plan, drop_zero=False, totals=False
     )
     tps, fps = pl.col(_curves.TP).cast(pl.Float64), pl.col(_curves.FP).cast(pl.Float64)
-    stats = {"auroc": _score.auroc_stat(None), "average_precision": _score.ap_stat}
+    stats = {"auroc": _score.auroc_stat(max_fpr), "average_precision": _score.ap_stat}
     return group_eval(table, prep.by, [stats[n](tps, fps).alias(n) for n in names])
 
 

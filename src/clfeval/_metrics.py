@@ -86,6 +86,8 @@ class Metric:
     at_threshold: bool = False  # a column of clfeval.thresholds()
     params: tuple[str, ...] = ()  # options beyond the family's own (beta, weights, ...)
     expression: bool = True  # clfeval.<name> is its Polars expression
+    table: str | None = None  # a DuckDB table macro with a column of this name
+    generated: bool = False  # clfeval.sql.query("metrics", metrics=[name]) computes it
 
 
 def _fbeta(k: Algebra, c: Counts, z: Any, beta: float) -> Any:
@@ -122,66 +124,66 @@ METRICS: dict[str, Metric] = {
             "precision", "label", "Precision", "tp / (tp + fp)", f"no predicted positive: {_ZD}",
             "precision_score", "clf_precision",
             lambda k, c, z, b: k.div(c.tp, c.pred, z), averaged=True, default=3,
-            at_threshold=True,
+            at_threshold=True, table="clf_metrics", generated=True,
         ),
         Metric(
             "recall", "label", "Recall", "tp / (tp + fn)", f"no actual positive: {_ZD}",
             "recall_score", "clf_recall",
             lambda k, c, z, b: k.div(c.tp, c.support, z), averaged=True, default=4,
-            at_threshold=True,
+            at_threshold=True, table="clf_metrics", generated=True,
         ),
         Metric(
             "specificity", "label", "Specificity", "tn / (tn + fp)", f"no actual negative: {_ZD}",
             None, "clf_specificity",
-            lambda k, c, z, b: k.div(c.tn, c.tn + c.fp, z), averaged=True, at_threshold=True,
+            lambda k, c, z, b: k.div(c.tn, c.tn + c.fp, z), averaged=True, at_threshold=True, generated=True,
         ),
         Metric(
             "fpr", "label", "False positive rate", "fp / (fp + tn)",
             f"no actual negative: {_ZD}", None, "clf_fpr",
-            lambda k, c, z, b: k.div(c.fp, c.fp + c.tn, z), averaged=True, at_threshold=True,
+            lambda k, c, z, b: k.div(c.fp, c.fp + c.tn, z), averaged=True, at_threshold=True, generated=True,
         ),
         Metric(
             "npv", "label", "Negative predictive value", "tn / (tn + fn)",
             f"no predicted negative: {_ZD}", None, "clf_npv",
-            lambda k, c, z, b: k.div(c.tn, c.tn + c.fn, z), averaged=True, at_threshold=True,
+            lambda k, c, z, b: k.div(c.tn, c.tn + c.fn, z), averaged=True, at_threshold=True, generated=True,
         ),
         Metric(
             "fnr", "label", "False negative rate", "fn / (fn + tp)",
             f"no actual positive: {_ZD}", None, "clf_fnr",
-            lambda k, c, z, b: k.div(c.fn, c.fn + c.tp, z), averaged=True,
+            lambda k, c, z, b: k.div(c.fn, c.fn + c.tp, z), averaged=True, generated=True,
         ),
         Metric(
             "jaccard", "label", "Jaccard index", "tp / (tp + fp + fn)",
             f"no positive at all: {_ZD}", "jaccard_score", "clf_jaccard",
-            lambda k, c, z, b: k.div(c.tp, c.support + c.pred - c.tp, z), averaged=True,
+            lambda k, c, z, b: k.div(c.tp, c.support + c.pred - c.tp, z), averaged=True, generated=True,
         ),
         Metric(
             "f1", "label", "F1 score", "2·tp / (2·tp + fp + fn)", f"no positive at all: {_ZD}",
             "f1_score", "clf_f1",
             lambda k, c, z, b: _fbeta(k, c, z, 1.0), averaged=True, default=5,
-            at_threshold=True,
+            at_threshold=True, table="clf_metrics", generated=True,
         ),
         Metric(
             "fbeta", "label", "F-beta score", "(1 + β²)·tp / ((1 + β²)·tp + β²·fn + fp)",
             f"no positive at all: {_ZD}", "fbeta_score", "clf_fbeta", _fbeta,
-            averaged=True, at_threshold=True, params=("beta",),
+            averaged=True, at_threshold=True, params=("beta",), generated=True,
         ),
         Metric(
             "accuracy", "label", "Accuracy", "(tp + tn) / n", "no row: null",
             "accuracy_score", "clf_accuracy",
-            lambda k, c, z, b: k.div(c.tp + c.tn, c.total, z), default=1, at_threshold=True,
+            lambda k, c, z, b: k.div(c.tp + c.tn, c.total, z), default=1, at_threshold=True, table="clf_metrics", generated=True,
         ),
         Metric(
             "balanced_accuracy", "label", "Balanced accuracy",
             "mean recall over the classes of y", "no row: null", "balanced_accuracy_score",
             "clf_balanced_accuracy", _balanced, default=2, at_threshold=True,
-            params=("adjusted",),
+            params=("adjusted",), table="clf_metrics", generated=True,
         ),
         Metric(
             "mcc", "label", "Matthews correlation",
             "(tp·tn − fp·fn) / √((tp+fp)(tp+fn)(tn+fp)(tn+fn))",
             "a constant marginal: 0 (scikit-learn)", "matthews_corrcoef", "clf_mcc", _mcc,
-            default=6, at_threshold=True,
+            default=6, at_threshold=True, table="clf_metrics", generated=True,
         ),
         Metric(
             "youden_j", "label", "Youden's J", "recall + specificity − 1",
@@ -191,6 +193,7 @@ METRICS: dict[str, Metric] = {
         Metric(
             "cohen_kappa", "label", "Cohen's kappa", "(p_o − p_e) / (1 − p_e)",
             "p_e = 1: null", "cohen_kappa_score", "clf_cohen_kappa", params=("weights",),
+            generated=True,
         ),
         Metric(
             "prevalence", "label", "Prevalence", "share of pos_label in y", "no row: null",
@@ -199,12 +202,12 @@ METRICS: dict[str, Metric] = {
         Metric(
             "auroc", "score", "AUROC", "P(score₊ > score₋) + ½·P(tie)", "one class: null",
             "roc_auc_score", "clf_auroc", default=7,
-            params=("max_fpr", "multi_class", "average"),
+            params=("max_fpr", "multi_class", "average"), table="clf_auroc", generated=True,
         ),
         Metric(
             "average_precision", "score", "Average precision", "Σ (Rₙ − Rₙ₋₁)·Pₙ",
             "no positive: null", "average_precision_score", "clf_average_precision",
-            default=8,
+            default=8, table="clf_average_precision", generated=True,
         ),
         Metric(
             "ks", "score", "KS statistic", "max |TPR − FPR| over thresholds", "one class: null",
@@ -217,11 +220,11 @@ METRICS: dict[str, Metric] = {
         ),
         Metric(
             "log_loss", "proba", "Log loss", "mean −log p(actual class), p clipped to [ε, 1 − ε]",
-            "no row: null", "log_loss", "clf_log_loss", default=9,
+            "no row: null", "log_loss", "clf_log_loss", default=9, generated=True,
         ),
         Metric(
             "brier", "proba", "Brier score", "mean Σ_c (1[y = c] − p_c)²", "no row: null",
-            "brier_score_loss", "clf_brier", default=10,
+            "brier_score_loss", "clf_brier", default=10, generated=True,
         ),
         Metric(
             "ece", "proba", "Expected calibration error", "Σ_b (n_b / n)·|acc_b − conf_b|",

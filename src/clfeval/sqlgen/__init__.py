@@ -66,6 +66,7 @@ def query(
     zero_division: float | None = 0.0,
     beta: float = 1.0,
     metrics: Sequence[str] | None = None,
+    kappa_weights: str | None = None,
 ) -> str:
     """One SQL statement computing `metric` per group, as scikit-learn computes it.
 
@@ -78,7 +79,7 @@ def query(
       (f1 = accuracy; precision, recall null), ``macro avg`` and ``weighted avg`` rows whose
       support is the group total.
     - ``metrics``: ``metrics=`` names them as ``clfeval.metrics`` does (default its default
-      set): with `yhat` any label metric of the registry but cohen_kappa (the averaged ones
+      set): with `yhat` any label metric of the registry (cohen_kappa with `kappa_weights`; the averaged ones
       under `average`, fbeta with `beta`); auroc, average_precision with `score`; log_loss,
       brier with `proba` (or `score`). One formula per metric, shared with Polars.
     - ``thresholds``: threshold, tp, fp, fn, tn, then the metrics of ``clfeval.thresholds``
@@ -152,6 +153,12 @@ def query(
     average = _options.average(average, _AVERAGES)
     zero_division = _options.zero_division(zero_division)
     beta = _options.beta(beta)
+    _options.choice(
+        "kappa_weights",
+        kappa_weights,
+        (None, "linear", "quadratic"),
+        "cohen_kappa's weights: how far apart two classes are in the class order",
+    )
     n_bins = _options.n_bins(n_bins)
     if drop_intermediate is not None:
         _options.flag("drop_intermediate", drop_intermediate)
@@ -182,7 +189,9 @@ def query(
             "proba= log loss and Brier",
         )
         proba = proba if proba is not None else score
-        tree = b.metrics(y, yhat, ranking, proba, average, _metric_list(metrics, yhat, ranking))
+        tree = b.metrics(
+            y, yhat, ranking, proba, average, _metric_list(metrics, yhat, ranking), kappa_weights
+        )
     elif cap in _PROB:
         b.prob_source(y, _need(proba if proba is not None else score, "proba", cap))
         tree = b.calibration(n_bins) if cap == "calibration" else b.finish(b.prob_select(cap))
@@ -210,13 +219,6 @@ def _metric_list(metrics: Any, yhat: str | None, score: str | None) -> list[str]
             *(_metrics.default_set("label") if yhat is not None else ()),
             *(_SCORE_METRICS if score is not None else ()),
         ]
-    if "cohen_kappa" in (metrics if isinstance(metrics, list | tuple) else ()):
-        raise InputError(
-            "cohen_kappa is not in the generated SQL yet",
-            role="metrics",
-            rule="option",
-            hint="compute it with clfeval.cohen_kappa or the DuckDB macro clf_cohen_kappa",
-        )
     names = _options.metric_names(metrics, (*LABEL_METRICS, *_SCORE_METRICS))
     for name in names:
         needed, given = ("yhat", yhat) if name in LABEL_METRICS else ("score", score)

@@ -23,11 +23,8 @@ from clfeval.sqlgen._tree import (
 )
 
 AVERAGED = _metrics.names(averaged=True)
-# the label metrics of clfeval.metrics that portable SQL computes (kappa needs the full
-# confusion matrix: not generated yet)
-LABEL_METRICS = tuple(
-    n for n in _metrics.names(family="label", in_metrics=True) if n != "cohen_kappa"
-)
+# the label metrics of clfeval.metrics, all of which portable SQL computes
+LABEL_METRICS = _metrics.names(family="label", in_metrics=True)
 
 
 class LabelParts:
@@ -206,7 +203,62 @@ class LabelParts:
             (prod.eq(0), _f(0)), default=(c * n.copy() - tdotp) / exp.Sqrt(this=prod.copy())
         )
 
-    def metrics(self, y, yhat, score, proba, average, names) -> exp.Select:
+    def _per_join(self, left: exp.Expr, alias: str, on: exp.Expr | None) -> exp.Join:
+        """JOIN _clf_per AS alias on null-safe group keys (and ``on``)."""
+        right = exp.Table(this=_id("_clf_per"), alias=exp.TableAlias(this=_id(alias)))
+        keys = [exp.NullSafeEQ(this=_c(g, left), expression=_c(g, alias)) for g in self.groups]
+        conds = [*keys, *([on] if on is not None else [])]
+        return exp.Join(this=right, on=exp.and_(*conds)) if conds else exp.Join(this=right, kind="CROSS")
+
+    def kappa(self, weights: str | None) -> exp.Select:
+        """Cohen's kappa per group, as scikit-learn: 1 - sum(d O) / sum(d E), O the confusion
+        matrix, E = outer(true, pred) / n, d(i, j) the disagreement of the classes at positions
+        i and j of the group's sorted classes: 1 if i != j (None), |i - j| ('linear'),
+        (i - j)^2 ('quadratic'). Null when sum(d E) is 0."""
+
+        def d(i: exp.Expr, j: exp.Expr) -> exp.Expr:
+            if weights is None:
+                return _case((i.eq(j), _f(0)), default=_f(1))
+            diff = _dbl(i - j.copy())
+            return exp.Abs(this=diff) if weights == "linear" else diff * diff.copy()
+
+        cells = self.sel(
+            "_clf_src", "_clf_y", "_clf_p", ("_clf_w", exp.Sum(this=_c("_clf_w"))),
+            group=["_clf_y", "_clf_p"],
+        )  # fmt: skip
+        self.cte("_clf_cells", cells)
+        src = exp.Table(this=_id("_clf_cells"), alias=exp.TableAlias(this=_id("_clf_x")))
+        observed = exp.select(
+            *self.g("_clf_x"),
+            exp.alias_(_dbl(exp.Sum(this=_dbl(_c("_clf_w", "_clf_x")) * d(
+                _c("_clf_o", "_clf_a"), _c("_clf_o", "_clf_b")))), "_clf_do"),
+        ).from_(src)
+        observed.append("joins", self._per_join("_clf_x", "_clf_a", _c("_clf_label", "_clf_a").eq(_c("_clf_y", "_clf_x"))))
+        observed.append("joins", self._per_join("_clf_x", "_clf_b", _c("_clf_label", "_clf_b").eq(_c("_clf_p", "_clf_x"))))
+        if self.groups:
+            observed = observed.group_by(*self.g("_clf_x"))
+        self.cte("_clf_kobs", observed)
+        per = exp.Table(this=_id("_clf_per"), alias=exp.TableAlias(this=_id("_clf_a")))
+        expected = exp.select(
+            *self.g("_clf_a"),
+            exp.alias_(exp.Sum(this=_dbl(_c("_clf_true", "_clf_a")) * _dbl(_c("_clf_pred", "_clf_b")) * d(
+                _c("_clf_o", "_clf_a"), _c("_clf_o", "_clf_b"))), "_clf_de"),
+            exp.alias_(exp.Max(this=_dbl(_c("_clf_n", "_clf_a"))), "_clf_kn"),
+        ).from_(per)
+        expected.append("joins", self._per_join("_clf_a", "_clf_b", None))
+        if self.groups:
+            expected = expected.group_by(*self.g("_clf_a"))
+        self.cte("_clf_kexp", expected)
+        both = exp.Table(this=_id("_clf_kexp"), alias=exp.TableAlias(this=_id("_clf_e")))
+        keys = [exp.NullSafeEQ(this=_c(g, "_clf_e"), expression=_c(g, "_clf_k")) for g in self.groups]
+        obs = exp.Table(this=_id("_clf_kobs"), alias=exp.TableAlias(this=_id("_clf_k")))
+        value = _f(1) - self.div(
+            _c("_clf_do", "_clf_k") * _c("_clf_kn", "_clf_e"), _c("_clf_de", "_clf_e"))
+        out = exp.select(*self.g("_clf_e"), exp.alias_(value, "cohen_kappa")).from_(both)
+        out.append("joins", exp.Join(this=obs, on=exp.and_(*keys)) if keys else exp.Join(this=obs, kind="CROSS"))
+        return out
+
+    def metrics(self, y, yhat, score, proba, average, names, kappa_weights=None) -> exp.Select:
         parts: list[exp.Select] = []
         label_names = [n for n in names if n in LABEL_METRICS]
         if label_names:
@@ -230,7 +282,11 @@ class LabelParts:
                 "mcc": self.mcc(*sums),
                 **dict(zip(averaged, rates)),
             }
-            parts.append(self.sel("_clf_agg", *((n, values[n]) for n in label_names)))
+            simple = [n for n in label_names if n != "cohen_kappa"]
+            if simple:
+                parts.append(self.sel("_clf_agg", *((n, values[n]) for n in simple)))
+            if "cohen_kappa" in label_names:
+                parts.append(self.kappa(kappa_weights))
         ranked = [n for n in names if n in ("auroc", "average_precision")]
         if ranked:
             self.score_source(y, score, curve=False)
