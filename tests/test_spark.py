@@ -152,3 +152,34 @@ def test_spark_hostile_identifiers_and_infinity(spark) -> None:
     assert rows[0] == ("a", float("inf"), 0.0, 0.0)
     assert [r[0] for r in rows] == ["a"] * 3 + ["b"] * 2
     assert spark.catalog.tableExists("hostile")
+
+
+@pytest.mark.parametrize(
+    ("data", "average", "kappa_weights"),
+    [("bin1", "binary", None), ("multi0", "macro", "quadratic"), ("multi1", "weighted", "linear")],
+)
+def test_spark_twins_equal_polars(spark, views, data: str, average: str, kappa_weights) -> None:
+    """Every metric the registry marks as generated, on Spark, equals ce.metrics per group."""
+    import polars as pl
+
+    import clfeval as ce
+    from clfeval import _metrics
+
+    case, table = views[data]
+    names = [n for n in _metrics.names(generated=True) if _metrics.METRICS[n].family == "label"]
+    sql = query(
+        "metrics", table=table, y="y", yhat="yhat", group_cols=["g1", "g2"],
+        weight="w" if case.weighted else None, pos_label=case.pos_label, average=average,
+        metrics=names, kappa_weights=kappa_weights, dialect="spark",
+    )  # fmt: skip
+    got = pl.DataFrame([tuple(r) for r in spark.sql(sql).collect()], schema=["g1", "g2", *names], orient="row")
+    frame = pl.from_arrow(case.arrow())
+    expected = ce.metrics(
+        frame, "y", "yhat", by=["g1", "g2"], weight="w" if case.weighted else None,
+        pos_label=case.pos_label, average=average, metrics=names, kappa_weights=kappa_weights,
+    )  # fmt: skip
+    assert got.height == expected.height
+    for name in names:
+        a = got[name].cast(pl.Float64).fill_null(float("nan")).to_numpy()
+        b = expected[name].fill_null(float("nan")).to_numpy()
+        np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-12, err_msg=name)
