@@ -44,7 +44,7 @@ TABLE_MACROS: dict[str, Macro] = {
         ("y", "score"), (*_CURVE, "drop_intermediate"), ("threshold", "fpr", "fnr")
     ),
     "clf_thresholds": Macro(("y", "score"), (*_CURVE, "beta", "zero_division"), _RATES),
-    "clf_auroc": Macro(("y", "score"), _CURVE, ("auroc",)),
+    "clf_auroc": Macro(("y", "score"), (*_CURVE, "max_fpr"), ("auroc",)),
     "clf_average_precision": Macro(("y", "score"), _CURVE, ("average_precision",)),
     "clf_gain": Macro(("y", "score"), _CURVE, ("fraction_targeted", "gain")),
     "clf_calibration": Macro(

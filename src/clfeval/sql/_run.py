@@ -46,6 +46,7 @@ def _check_values(params: dict[str, Any]) -> dict[str, Any]:
         "drop_intermediate": lambda v: _options.flag("drop_intermediate", v),
         "adjusted": lambda v: _options.flag("adjusted", v),
         "beta": _options.beta,
+        "max_fpr": _options.max_fpr,
         "n_bins": _options.n_bins,
         "strategy": lambda v: _options.choice(
             "strategy",
