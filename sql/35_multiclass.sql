@@ -391,3 +391,112 @@ ORDER BY COLUMNS(_clf_group_list(group_cols)), __clf_i;
 
 COMMENT ON MACRO TABLE clf_lift IS
 'Lift curve: (group columns..., fraction_targeted, lift). Targeting the rows with score >= t, fraction_targeted is their share of all rows (of the total weight) and lift = gain / fraction_targeted, how many times more positives they hold than a random pick of the same size; one point per distinct score, highest first, ending at lift 1 (the gain curve''s origin, 0 / 0, is left out: clf_gain has it). Usage: FROM clf_lift(''preds'', ''y'', ''score'', group_cols := [], weight_col := NULL, pos_label := 1). lift is NULL when the group has no positive. NaN or infinite scores raise. Rows with a NULL in y, score or the weight are left out, and rows of zero weight make no point. Errors (clfeval: ...) on pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a score column that holds no numbers, and NaN, infinite or negative weights. Python twin: clfeval.lift_curve.';
+
+-- Counts at every threshold of every class (one-vs-rest), as _clf_score_counts for one score
+-- column: one row per group, class (__clf_k, its position in labels) and distinct score of
+-- that class's column, with tp, fp from the highest score down, their neighbours (prev_*,
+-- next_*: NULL at the ends), __clf_i numbering the thresholds from 1, __clf_last marking the
+-- lowest, and the totals n_pos, n_neg. A score whose rows all weigh 0 makes no threshold.
+-- Raises as clf_auroc_multiclass on the arguments, scores and weights.
+CREATE OR REPLACE MACRO _clf_class_counts(tbl, y, scores, labels, group_cols, weight_col) AS TABLE
+WITH rows AS MATERIALIZED (
+    FROM _clf_class_rows(tbl, y, scores, labels, group_cols, weight_col, 'score')
+),
+bad AS (
+    SELECT min(list_position(list_transform(__clf_v, lambda _clf_x: _clf_bad_score(_clf_x, 'score')), true))
+        FILTER (WHERE NOT isfinite(list_sum(__clf_v))) AS first_bad,
+        count_if(isnan(__clf_w)) AS w_nan, count_if(isinf(__clf_w)) AS w_inf,
+        count_if(__clf_w < 0) AS w_neg, min(__clf_w) AS w_lo
+    FROM rows
+),
+checked AS (
+    SELECT _clf_class_verdict(any_value(first_bad), count_if(isnan(__clf_v[first_bad])),
+            count_if(isinf(__clf_v[first_bad])), 0, NULL, NULL, any_value(w_nan),
+            any_value(w_inf), any_value(w_neg), any_value(w_lo), scores, weight_col, 'score') AS ok
+    FROM rows, bad
+),
+by_score AS (
+    SELECT any_value(__clf_key) AS __clf_key, __clf_part, __clf_k, __clf_v[__clf_k] AS threshold,
+        sum(CASE WHEN __clf_c = __clf_k THEN __clf_w ELSE 0.0 END) AS pos,
+        sum(CASE WHEN __clf_c = __clf_k THEN 0.0 ELSE __clf_w END) AS neg,
+        count(*) FILTER (WHERE __clf_w <> 0) AS n_live
+    FROM (
+        SELECT *, unnest(range(1, len(labels) + 1)) AS __clf_k
+        FROM rows, checked
+        WHERE checked.ok
+    )
+    GROUP BY __clf_part, __clf_k, threshold
+),
+running AS (
+    SELECT __clf_key, __clf_k, threshold,
+        sum(pos) OVER (w_score ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS tp,
+        sum(neg) OVER (w_score ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS fp,
+        sum(pos) OVER (w_score ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_tp,
+        sum(neg) OVER (w_score ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_fp,
+        sum(pos) OVER (w_score ROWS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING) AS next_tp,
+        sum(neg) OVER (w_score ROWS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING) AS next_fp,
+        row_number() OVER w_score AS __clf_i,
+        lead(threshold) OVER w_score IS NULL AS __clf_last,
+        sum(pos) OVER (PARTITION BY __clf_part, __clf_k) AS n_pos,
+        sum(neg) OVER (PARTITION BY __clf_part, __clf_k) AS n_neg
+    FROM by_score
+    WHERE n_live > 0
+    WINDOW w_score AS (PARTITION BY __clf_part, __clf_k ORDER BY threshold DESC)
+)
+SELECT __clf_key, __clf_k, threshold, tp, fp, prev_tp, prev_fp,
+    CASE WHEN __clf_last THEN NULL ELSE next_tp END AS next_tp,
+    CASE WHEN __clf_last THEN NULL ELSE next_fp END AS next_fp,
+    __clf_i, __clf_last, n_pos, n_neg
+FROM running;
+
+CREATE OR REPLACE MACRO clf_roc_curve_multiclass(
+    tbl, y, scores, labels := NULL, group_cols := [], weight_col := NULL,
+    drop_intermediate := true
+) AS TABLE
+WITH counts AS (FROM _clf_class_counts(tbl, y, scores, labels, group_cols, weight_col)),
+points AS (
+    SELECT __clf_key, __clf_k, __clf_i, threshold, tp, fp, n_pos, n_neg
+    FROM counts
+    WHERE NOT drop_intermediate OR __clf_i = 1 OR __clf_last
+        OR (next_fp - fp) - (fp - prev_fp) <> 0 OR (next_tp - tp) - (tp - prev_tp) <> 0
+    UNION ALL
+    SELECT __clf_key, __clf_k, 0, 'inf'::DOUBLE, 0.0::DOUBLE, 0.0::DOUBLE, n_pos, n_neg
+    FROM counts
+    WHERE __clf_i = 1
+)
+SELECT * EXCLUDE (__clf_nogroup, __clf_key, __clf_k, __clf_i)
+FROM (
+    SELECT unnest(__clf_key), __clf_key, __clf_k, __clf_i, labels[__clf_k] AS label, threshold,
+        _clf_div(fp, n_neg, NULL) AS fpr,
+        _clf_div(tp, n_pos, NULL) AS tpr
+    FROM points
+)
+ORDER BY COLUMNS(_clf_group_list(group_cols)), __clf_k, __clf_i;
+
+COMMENT ON MACRO TABLE clf_roc_curve_multiclass IS
+'One-vs-rest ROC curves from one score column per class: (group columns..., label, threshold, fpr, tpr), for each class in labels order the points of clf_roc_curve for that class against the rest, scored by its column. Usage: FROM clf_roc_curve_multiclass(''preds'', ''y'', [''p_a'', ''p_b''], labels := [''a'', ''b''], group_cols := [], weight_col := NULL, drop_intermediate := true). fpr (tpr) is NULL when the class has no negative (positive) in the group. Rows with a NULL in y, a score column or the weight, or whose y is not one of labels, are left out (clfeval.roc_curve raises on such a y instead). Errors (clfeval: ...) on fewer than two score columns, a column listed twice, labels missing, of another length, with a duplicate or NULL, or of another kind than y, score columns that are not numbers, NaN or infinite scores, and NaN, infinite or negative weights. Python twin: clfeval.roc_curve(df, y, {label: column}).';
+
+CREATE OR REPLACE MACRO clf_pr_curve_multiclass(
+    tbl, y, scores, labels := NULL, group_cols := [], weight_col := NULL,
+    drop_intermediate := false
+) AS TABLE
+WITH counts AS (FROM _clf_class_counts(tbl, y, scores, labels, group_cols, weight_col)),
+points AS (
+    SELECT __clf_key, __clf_k, -__clf_i AS __clf_o, threshold,
+        _clf_div(tp, tp + fp, 0.0) AS precision,
+        _clf_div(tp, n_pos, 1.0) AS recall
+    FROM counts
+    WHERE NOT drop_intermediate OR __clf_i = 1 OR __clf_last OR tp <> prev_tp OR next_tp <> tp
+    UNION ALL
+    SELECT __clf_key, __clf_k, 1, NULL::DOUBLE, 1.0::DOUBLE, 0.0::DOUBLE FROM counts WHERE __clf_i = 1
+)
+SELECT * EXCLUDE (__clf_nogroup, __clf_key, __clf_k, __clf_o)
+FROM (
+    SELECT unnest(__clf_key), __clf_key, __clf_k, __clf_o, labels[__clf_k] AS label, threshold,
+        precision, recall
+    FROM points
+)
+ORDER BY COLUMNS(_clf_group_list(group_cols)), __clf_k, __clf_o;
+
+COMMENT ON MACRO TABLE clf_pr_curve_multiclass IS
+'One-vs-rest precision-recall curves from one score column per class: (group columns..., label, threshold, precision, recall), for each class in labels order the points of clf_pr_curve for that class against the rest. Usage: FROM clf_pr_curve_multiclass(''preds'', ''y'', [''p_a'', ''p_b''], labels := [''a'', ''b''], group_cols := [], weight_col := NULL, drop_intermediate := false). As scikit-learn, recall is 1 at every threshold when the class has no positive in the group. Rows with a NULL in y, a score column or the weight, or whose y is not one of labels, are left out (clfeval.pr_curve raises on such a y instead). Errors (clfeval: ...) on fewer than two score columns, a column listed twice, labels missing, of another length, with a duplicate or NULL, or of another kind than y, score columns that are not numbers, NaN or infinite scores, and NaN, infinite or negative weights. Python twin: clfeval.pr_curve(df, y, {label: column}).';
