@@ -15,6 +15,11 @@
 -- so do probabilities outside [0, 1] and NaN, infinite or negative weights (_clf_class_check).
 -- A group none of whose rows is kept gets no row.
 
+-- The list of score column names for COLUMNS(): a list as it is; a single string fails to
+-- cast (COLUMNS('text') would read it as a regular expression, never wanted here).
+CREATE OR REPLACE MACRO _clf_score_list(scores) AS
+    list_concat(CAST(scores AS VARCHAR[]), CAST([] AS VARCHAR[]));
+
 -- TRUE, or an error when value (an option) is not one of the texts in allowed.
 CREATE OR REPLACE MACRO _clf_check_choice(value, allowed, role, hint) AS
     CASE
@@ -26,7 +31,7 @@ CREATE OR REPLACE MACRO _clf_check_choice(value, allowed, role, hint) AS
 -- One row (__clf_ok, __clf_perm): TRUE, or an error on the arguments (fewer than two score
 -- columns, a column listed twice, labels missing or of another length, labels of another kind
 -- than y (_clf_check_labels), score columns that are not numbers); and the positions, in
--- table order, of the columns of `scores` (COLUMNS(scores) yields them in table order). It
+-- table order, of the columns of `scores` (COLUMNS(_clf_score_list(scores)) yields them in table order). It
 -- reads no row: the one row comes from a join with LIMIT 0.
 CREATE OR REPLACE MACRO _clf_class_args(tbl, y, scores, labels, role) AS TABLE
 SELECT
@@ -49,10 +54,10 @@ SELECT
 FROM (
     SELECT
         typeof(__clf_yv) AS __clf_ty,
-        _clf_elem_type(typeof(list_value(*COLUMNS(scores)))) AS __clf_st,
-        map_keys(CAST(struct_pack(*COLUMNS(scores)) AS MAP(VARCHAR, VARCHAR))) AS __clf_names
+        _clf_elem_type(typeof(list_value(*COLUMNS(_clf_score_list(scores))))) AS __clf_st,
+        map_keys(CAST(struct_pack(*COLUMNS(_clf_score_list(scores))) AS MAP(VARCHAR, VARCHAR))) AS __clf_names
     FROM (SELECT 1 AS __clf_one) AS __clf_o
-    LEFT JOIN (SELECT COLUMNS([y]) AS __clf_yv, COLUMNS(scores) FROM query_table(tbl) LIMIT 0)
+    LEFT JOIN (SELECT COLUMNS([y]) AS __clf_yv, COLUMNS(_clf_score_list(scores)) FROM query_table(tbl) LIMIT 0)
         ON true
 );
 
@@ -73,7 +78,7 @@ FROM (
         struct_pack(*COLUMNS(_clf_group_list(group_cols))) AS __clf_key,
         list_position(list_transform(labels, lambda _clf_l: _clf_eq(_clf_l, __clf_yv)), true)
             AS __clf_c,
-        list_select(CAST(list_value(*COLUMNS(scores)) AS DOUBLE[]), __clf_perm) AS __clf_v,
+        list_select(CAST(list_value(*COLUMNS(_clf_score_list(scores))) AS DOUBLE[]), __clf_perm) AS __clf_v,
         CAST(COLUMNS([coalesce(weight_col, '__clf_one')]) AS DOUBLE) AS __clf_w
     FROM (
         SELECT *, NULL::BOOLEAN AS __clf_nogroup, 1.0::DOUBLE AS __clf_one,
