@@ -126,23 +126,29 @@ CREATE OR REPLACE MACRO _clf_check_k(k) AS
             || 'many of the highest-scored classes count as a hit', _clf_show(k)))
     END;
 
+-- TRUE, or an error when multi_class is not 'ovr' or 'ovo', or average not one of its
+-- averages. The macro checks it on its rows, which the one-vs-rest branch reads for any
+-- multi_class but 'ovo' (a branch filtered out by a constant would skip the check).
+CREATE OR REPLACE MACRO _clf_check_multi_class(multi_class, average) AS
+    CASE
+        WHEN _clf_check_choice(multi_class, ['ovr', 'ovo'], 'multi_class',
+                '''ovr'' is one-vs-rest, ''ovo'' is Hand & Till''s one-vs-one')
+            AND _clf_check_choice(average,
+                CASE WHEN multi_class = 'ovo' THEN ['macro', 'weighted']
+                    ELSE ['macro', 'weighted', 'micro'] END,
+                'average', '''macro'' is the plain mean over classes (pairs with ovo), '
+                || '''weighted'' weights them by support (pair prevalence), ''micro'' pools the '
+                || '(row, class) pairs')
+            THEN true
+    END;
+
 CREATE OR REPLACE MACRO clf_auroc_multiclass(
     tbl, y, scores, labels := NULL, group_cols := [], weight_col := NULL,
     multi_class := 'ovr', average := 'macro'
 ) AS TABLE
-WITH opts AS (
-    SELECT _clf_check_choice(multi_class, ['ovr', 'ovo'], 'multi_class',
-            '''ovr'' is one-vs-rest, ''ovo'' is Hand & Till''s one-vs-one')
-        AND _clf_check_choice(average,
-            CASE WHEN multi_class = 'ovo' THEN ['macro', 'weighted']
-                ELSE ['macro', 'weighted', 'micro'] END,
-            'average', '''macro'' is the plain mean over classes (pairs with ovo), ''weighted'' '
-            || 'weights them by support (pair prevalence), ''micro'' pools the (row, class) pairs')
-            AS ok
-),
-rows AS MATERIALIZED (
-    FROM _clf_class_rows(tbl, y, scores, labels, group_cols, weight_col, 'score'), opts
-    WHERE opts.ok
+WITH rows AS MATERIALIZED (
+    FROM _clf_class_rows(tbl, y, scores, labels, group_cols, weight_col, 'score')
+    WHERE _clf_check_multi_class(multi_class, average)
 ),
 bad AS (
     SELECT min(list_position(list_transform(__clf_v, lambda _clf_x: _clf_bad_score(_clf_x, 'score')), true))
@@ -172,7 +178,7 @@ pairs AS (
     FROM (
         SELECT *, unnest(range(1, len(labels) + 1)) AS __clf_k
         FROM rows, checked
-        WHERE checked.ok AND multi_class = 'ovr'
+        WHERE checked.ok AND multi_class <> 'ovo'
     )
     UNION ALL
     SELECT __clf_key, __clf_part, __clf_c, __clf_j, __clf_v[__clf_c], __clf_w / w_scale, 0.0
@@ -211,7 +217,8 @@ areas AS (
 ),
 -- one-vs-one: the unordered pair's area is the mean of its two directed areas
 units AS (
-    SELECT __clf_key, __clf_part, auroc, support FROM areas WHERE multi_class = 'ovr'
+    SELECT __clf_key, __clf_part, auroc, support FROM areas
+    WHERE multi_class <> 'ovo'
     UNION ALL
     SELECT any_value(__clf_key), __clf_part,
         CASE WHEN count(auroc) = 2 THEN sum(auroc) / 2 END, max(n)
