@@ -9,7 +9,9 @@
 -- scores raise); rows with a NULL in y, score or the weight are left out, and rows of zero
 -- weight do not create thresholds (scikit-learn's _binary_clf_curve). The curves sort their
 -- (up to one per row) points by the unpacked group columns, which is the order of __clf_key
--- at half the cost of sorting on a struct.
+-- at half the cost of sorting on a struct. clf_auroc's max_fpr := m gives McClish's partial
+-- area from the thresholds of _clf_score_counts. The macros over per-class score columns, and
+-- clf_lift and clf_ece, are in 35_multiclass.sql.
 
 CREATE OR REPLACE MACRO clf_roc_curve(
     tbl, y, score, group_cols := [], weight_col := NULL, pos_label := 1, drop_intermediate := true
