@@ -9,7 +9,9 @@
 -- scores raise); rows with a NULL in y, score or the weight are left out, and rows of zero
 -- weight do not create thresholds (scikit-learn's _binary_clf_curve). The curves sort their
 -- (up to one per row) points by the unpacked group columns, which is the order of __clf_key
--- at half the cost of sorting on a struct.
+-- at half the cost of sorting on a struct. clf_auroc's max_fpr := m gives McClish's partial
+-- area from the thresholds of _clf_score_counts. The macros over per-class score columns, and
+-- clf_lift and clf_ece, are in 35_multiclass.sql.
 
 CREATE OR REPLACE MACRO clf_roc_curve(
     tbl, y, score, group_cols := [], weight_col := NULL, pos_label := 1, drop_intermediate := true
@@ -149,8 +151,35 @@ ORDER BY COLUMNS(_clf_group_list(group_cols)), __clf_i;
 COMMENT ON MACRO TABLE clf_thresholds IS
 'Metrics at every threshold: (group columns..., threshold, tp, fp, fn, tn, precision, recall, specificity, fpr, npv, f1, fbeta, accuracy, balanced_accuracy, mcc, youden_j), one row per distinct score, highest first; a row is predicted positive when score >= threshold. Usage: FROM clf_thresholds(''preds'', ''y'', ''score'', group_cols := [], weight_col := NULL, pos_label := 1, beta := 1.0, zero_division := 0.0). Counts are BIGINT (DOUBLE with weight_col); ratios with a zero denominator are zero_division; youden_j = recall + specificity - 1; balanced_accuracy is the mean recall over the classes present. NaN or infinite scores raise. Rows with a NULL in y, score or the weight are left out. Errors (clfeval: ...) on pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a score column that holds no numbers, NaN, infinite or negative weights, beta that is not a number >= 0, and zero_division other than 0, 1 or NULL. Python twin: clfeval.thresholds; scikit-learn: confusion_matrix_at_thresholds.';
 
+-- max_fpr as DOUBLE (1.0 for NULL: the full area), or an error when it is not a number in
+-- (0, 1] (clfeval._options.max_fpr).
+CREATE OR REPLACE MACRO _clf_checked_max_fpr(max_fpr) AS
+    CASE
+        WHEN max_fpr IS NULL THEN 1.0::DOUBLE
+        WHEN _clf_option_number(max_fpr) > 0 AND _clf_option_number(max_fpr) <= 1
+            THEN _clf_option_number(max_fpr)
+        ELSE error(printf('clfeval: max_fpr = %s is not a number in (0, 1]; max_fpr is the '
+            || 'false positive rate where the partial area stops', _clf_show(max_fpr)))
+    END;
+
+-- The area of the ROC segment from (x0, y0) to (x, y) left of fpr = m: in full when x <= m,
+-- up to m (the height at m interpolated) when the segment crosses m, else 0.
+CREATE OR REPLACE MACRO _clf_roc_segment(x, y, x0, y0, m) AS
+    CASE
+        WHEN x <= m THEN (x - x0) * (y + y0) / 2.0
+        WHEN x0 <= m THEN (m - x0) * (y0 + ((y - y0) / (x - x0) * (m - x0) + y0)) / 2.0
+        ELSE 0.0
+    END;
+
+-- McClish's standardized partial area from the raw area up to m; NULL without both classes.
+CREATE OR REPLACE MACRO _clf_partial_auroc(area, n_pos, n_neg, m) AS
+    CASE
+        WHEN n_pos > 0 AND n_neg > 0 THEN 0.5 * (1 + (area - 0.5 * CAST(m AS DOUBLE) * CAST(m AS DOUBLE))
+            / (CAST(m AS DOUBLE) - 0.5 * CAST(m AS DOUBLE) * CAST(m AS DOUBLE)))
+    END;
+
 CREATE OR REPLACE MACRO clf_auroc(
-    tbl, y, score, group_cols := [], weight_col := NULL, pos_label := 1
+    tbl, y, score, group_cols := [], weight_col := NULL, pos_label := 1, max_fpr := NULL
 ) AS TABLE
 -- Mann-Whitney: each negative earns the positives scored above it plus half of its ties. With
 -- A = sum(neg * tp) and B = sum(pos * fp) (tp, fp: weight at or above the score, ties in
@@ -158,6 +187,8 @@ CREATE OR REPLACE MACRO clf_auroc(
 -- (P N + A - B) / 2 / (P N) with either plan of _clf_score_cum (rows or distinct scores).
 WITH args AS MATERIALIZED (FROM _clf_score_args(tbl, y, score, pos_label, 'score')),
 plan AS MATERIALIZED (FROM _clf_score_plan(tbl, y, score, group_cols, weight_col, pos_label)),
+-- max_fpr (checked, a constant): the partial area when it is given and below 1
+opts AS (SELECT _clf_checked_max_fpr(max_fpr) < 1 AS __clf_partial),
 -- Without a weight column and with mostly distinct scores, the rank form costs half as much
 -- (rank() and a frame count need no running sums): (sum of the positives' mid-ranks
 -- - P (P + 1) / 2) / (P N), where twice a row's mid-rank is its first plus its last position
@@ -167,16 +198,39 @@ ranked AS (
         rank() OVER w_rank + count(*) OVER (w_rank RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
             AS __clf_r2
     FROM _clf_score_rows(tbl, y, score, group_cols, weight_col, pos_label), plan,
-        _clf_score_row_check(tbl, y, score, group_cols, weight_col, pos_label) AS c, args
-    WHERE plan.by_row AND c.ok AND args.ok AND weight_col IS NULL
+        _clf_score_row_check(tbl, y, score, group_cols, weight_col, pos_label) AS c, args, opts
+    WHERE plan.by_row AND c.ok AND args.ok AND weight_col IS NULL AND NOT __clf_partial
     WINDOW w_rank AS (PARTITION BY __clf_part ORDER BY __clf_s)
+),
+-- The partial area (McClish) from the thresholds of _clf_score_counts (zero-weight rows make
+-- none): each trapezoid up to max_fpr counts in full, the one that crosses it up to max_fpr,
+-- its height interpolated (scikit-learn's np.interp). A group whose rows all weigh 0 has no
+-- threshold; it gets its NULL from the list of groups.
+partial AS (
+    SELECT __clf_key, n_pos, n_neg,
+        _clf_roc_segment(_clf_div(fp, n_neg, NULL), _clf_div(tp, n_pos, NULL),
+            _clf_div(coalesce(prev_fp, 0.0), n_neg, NULL),
+            _clf_div(coalesce(prev_tp, 0.0), n_pos, NULL),
+            CAST(max_fpr AS DOUBLE)) AS seg
+    FROM _clf_score_counts(tbl, y, score, group_cols, weight_col, pos_label), opts
+    WHERE __clf_partial
+    UNION ALL
+    SELECT __clf_key, 0.0, 0.0, 0.0
+    FROM _clf_score_rows(tbl, y, score, group_cols, weight_col, pos_label), opts
+    WHERE __clf_partial AND weight_col IS NOT NULL
+    GROUP BY __clf_key
 ),
 areas AS (
     SELECT __clf_key,
         _clf_div((sum(pos) * sum(neg) + sum(neg * tp) - sum(pos * fp)) / 2, sum(pos) * sum(neg), NULL)
             AS auroc
-    FROM _clf_score_cum(tbl, y, score, group_cols, weight_col, pos_label, weight_col IS NULL)
-    GROUP BY ALL
+    FROM _clf_score_cum(tbl, y, score, group_cols, weight_col, pos_label, weight_col IS NULL), opts
+    WHERE NOT __clf_partial
+    GROUP BY __clf_key
+    UNION ALL
+    SELECT __clf_key, _clf_partial_auroc(sum(seg), max(n_pos), max(n_neg), max_fpr)
+    FROM partial
+    GROUP BY __clf_key
     UNION ALL
     SELECT __clf_key,
         _clf_div(
@@ -192,7 +246,7 @@ FROM (SELECT unnest(__clf_key), __clf_key, auroc FROM areas)
 ORDER BY __clf_key;
 
 COMMENT ON MACRO TABLE clf_auroc IS
-'Area under the ROC curve per group: (group columns..., auroc), the probability that a positive scores above a negative, ties counting half (equals scikit-learn roc_auc_score, weights included). Usage: FROM clf_auroc(''preds'', ''y'', ''score'', group_cols := [], weight_col := NULL, pos_label := 1). NULL when the group has only one class. NaN or infinite scores raise. Rows with a NULL in y, score or the weight are left out. Errors (clfeval: ...) on pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a score column that holds no numbers, and NaN, infinite or negative weights. Python twin: clfeval.auroc.';
+'Area under the ROC curve per group: (group columns..., auroc), the probability that a positive scores above a negative, ties counting half (equals scikit-learn roc_auc_score, weights included). With max_fpr := m (0 < m <= 1) the partial area up to fpr = m, McClish-standardized: 0.5 * (1 + (A_m - m^2/2) / (m - m^2/2)), 0.5 for a random and 1 for a perfect ranking (scikit-learn roc_auc_score(max_fpr=m)); m = 1 is the full area. Usage: FROM clf_auroc(''preds'', ''y'', ''score'', group_cols := [], weight_col := NULL, pos_label := 1, max_fpr := NULL). NULL when the group has only one class. NaN or infinite scores raise. Rows with a NULL in y, score or the weight are left out. Errors (clfeval: ...) on pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a score column that holds no numbers, NaN, infinite or negative weights, and max_fpr that is not a number in (0, 1]. Python twin: clfeval.auroc (max_fpr=).';
 
 CREATE OR REPLACE MACRO clf_average_precision(
     tbl, y, score, group_cols := [], weight_col := NULL, pos_label := 1

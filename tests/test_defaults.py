@@ -91,8 +91,14 @@ def test_sql_macro_defaults() -> None:
     checked = 0
     for macro, params in macros.items():
         for option, default in params.items():
-            base = macro.removeprefix("clf_")
-            if option == "drop_intermediate":
+            base = macro.removeprefix("clf_").removesuffix("_multiclass")
+            if option == "average" and base in SCORE_AVERAGED:  # clf_auroc_multiclass
+                assert default == f"'{DEFAULTS['score_average']}'", (macro, default)
+            elif option == "multi_class":
+                assert default == f"'{DEFAULTS['multi_class']}'", (macro, default)
+            elif option == "k":
+                assert default == str(DEFAULTS["k"]), (macro, default)
+            elif option == "drop_intermediate":
                 assert default == str(CURVES[base]).lower(), (macro, default)
             elif option in SQL_LITERAL:
                 assert default == SQL_LITERAL[option], (macro, option, default)

@@ -74,14 +74,17 @@ def is_label(name: str) -> bool:
     return spec(name).roles[1:2] == ("yhat",)
 
 
-WITH_YHAT = [m for m in AGGREGATES + TABLES if is_label(m)]
-WITH_POS = [m for m in AGGREGATES + TABLES if takes(m, "pos_label")]
-WITH_LABELS = [m for m in TABLES if takes(m, "labels")]
-WITH_ZD = [m for m in AGGREGATES + TABLES if takes(m, "zero_division")]
-WITH_BETA = [m for m in AGGREGATES + TABLES if takes(m, "beta")]
-WITH_PROBA = [m for m in AGGREGATES + TABLES if "proba" in spec(m).roles]
-WITH_SCORE = [m for m in TABLES if "score" in spec(m).roles]
-EVERY = AGGREGATES + TABLES
+# the macros over per-class score columns (a list, not one column) have their own guard tests
+# (tests/test_sql_table_multiclass.py); the families here call (table, y, column)
+ONE_COLUMN = [m for m in TABLES if not sql.TABLE_MACROS[m].multiclass]
+WITH_YHAT = [m for m in AGGREGATES + ONE_COLUMN if is_label(m)]
+WITH_POS = [m for m in AGGREGATES + ONE_COLUMN if takes(m, "pos_label")]
+WITH_LABELS = [m for m in ONE_COLUMN if takes(m, "labels")]
+WITH_ZD = [m for m in AGGREGATES + ONE_COLUMN if takes(m, "zero_division")]
+WITH_BETA = [m for m in AGGREGATES + ONE_COLUMN if takes(m, "beta")]
+WITH_PROBA = [m for m in AGGREGATES + ONE_COLUMN if "proba" in spec(m).roles]
+WITH_SCORE = [m for m in ONE_COLUMN if "score" in spec(m).roles]
+EVERY = AGGREGATES + ONE_COLUMN
 
 
 @pytest.mark.parametrize(

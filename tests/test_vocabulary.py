@@ -150,16 +150,28 @@ def test_ece_ties_go_to_the_first_label() -> None:
 @pytest.mark.parametrize(
     "call",
     [
-        lambda df: ce.sql.auroc(df, "y", dict(zip(CLASSES, COLUMNS))),
-        lambda df: ce.sql.roc_curve(df, "y", COLUMNS),
         lambda df: ce.sql.calibration(df, "y", dict(zip(CLASSES, COLUMNS))),
+        lambda df: ce.sql.det_curve(df, "y", dict(zip(CLASSES, COLUMNS))),
     ],
-    ids=["auroc", "roc_curve", "calibration"],
+    ids=["calibration", "det_curve"],
 )
 def test_sql_says_binary(three: pl.DataFrame, call: Callable[[pl.DataFrame], Any]) -> None:
     with pytest.raises(ce.InputError, match="per-class columns") as info:
         call(three)
     assert "ce.auroc" in str(info.value)
+
+
+def test_sql_per_class_scores_speak_the_polars_vocabulary(three: pl.DataFrame) -> None:
+    """auroc and roc_curve take {label: column}, or columns with labels=, as Polars does."""
+    mapping = dict(zip(CLASSES, COLUMNS))
+    want = three.select(ce.auroc("y", mapping)).item()
+    assert ce.sql.auroc(three, "y", mapping)["auroc"].item() == pytest.approx(want, abs=1e-12)
+    listed = ce.sql.auroc(three, "y", COLUMNS, labels=CLASSES)["auroc"].item()
+    assert listed == pytest.approx(want, abs=1e-12)
+    curve = ce.sql.roc_curve(three, "y", mapping)
+    assert curve.columns == ce.roc_curve(three, "y", mapping).columns
+    with pytest.raises(ce.InputError, match="needs labels= of the same length"):
+        ce.sql.roc_curve(three, "y", COLUMNS)
 
 
 def _cli_json(capsys: pytest.CaptureFixture[str], path: Path, *score: str) -> dict[str, Any]:

@@ -22,7 +22,11 @@ Running a macro from Python (every user string is a bound parameter, never SQL t
     (``pos_label=``, ``labels=``, ``average=``, ``drop_intermediate=``, ``n_bins=``...):
     :func:`confusion_matrix`, :func:`counts`, :func:`report`, :func:`metrics`,
     :func:`roc_curve`, :func:`pr_curve`, :func:`det_curve`, :func:`thresholds`, :func:`auroc`,
-    :func:`average_precision`, :func:`calibration`, :func:`gain_curve`. Each returns a
+    :func:`average_precision`, :func:`calibration`, :func:`gain_curve`, :func:`lift_curve`,
+    :func:`ece`, :func:`top_k_accuracy`. Per-class scores (``{label: column}``, or a list of
+    columns with ``labels=``) run the multiclass macros: ``auroc`` (``multi_class=``,
+    ``average=``), ``roc_curve`` and ``pr_curve`` (one-vs-rest, a ``label`` column), ``ece``
+    (top-label) and ``top_k_accuracy``. Each returns a
     ``pl.DataFrame`` whose columns and dtypes match the Polars function's (Int64 counts, Float64
     with a weight; Float64 rates), group columns first in ``by`` order, rows sorted by the group
     columns (nulls last), then in class or threshold order.
@@ -56,13 +60,16 @@ from clfeval.sql._run import (
     confusion_matrix,
     counts,
     det_curve,
+    ece,
     gain_curve,
+    lift_curve,
     metrics,
     pr_curve,
     report,
     roc_curve,
     table_macro,
     thresholds,
+    top_k_accuracy,
 )
 
 __all__ = [
@@ -77,8 +84,10 @@ __all__ = [
     "connect",
     "counts",
     "det_curve",
+    "ece",
     "files",
     "gain_curve",
+    "lift_curve",
     "load",
     "metrics",
     "pr_curve",
@@ -90,6 +99,7 @@ __all__ = [
     "table_macro",
     "text",
     "thresholds",
+    "top_k_accuracy",
 ]
 
 

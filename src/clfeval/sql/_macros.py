@@ -15,10 +15,13 @@ class Macro:
     positional: tuple[str, ...] = ()  # parameters passed by position after the columns
     probability: bool = False  # the score column holds probabilities in [0, 1]
     binary: bool = False  # pos_label against the rest (a label macro: sklearn's binary rules)
+    multiclass: bool = False  # the second column argument is a list of per-class score columns
+    covers_y: bool = False  # (multiclass) every class of y needs a score column, as the curves
 
 
 _LABEL = ("group_cols", "weight_col", "labels")
 _CURVE = ("group_cols", "weight_col", "pos_label")
+_PER_CLASS = ("group_cols", "weight_col", "labels")
 _RATES = (
     "threshold", "tp", "fp", "fn", "tn", "precision", "recall", "specificity", "fpr", "npv",
     "f1", "fbeta", "accuracy", "balanced_accuracy", "mcc", "youden_j",
@@ -44,9 +47,41 @@ TABLE_MACROS: dict[str, Macro] = {
         ("y", "score"), (*_CURVE, "drop_intermediate"), ("threshold", "fpr", "fnr")
     ),
     "clf_thresholds": Macro(("y", "score"), (*_CURVE, "beta", "zero_division"), _RATES),
-    "clf_auroc": Macro(("y", "score"), _CURVE, ("auroc",)),
+    "clf_auroc": Macro(("y", "score"), (*_CURVE, "max_fpr"), ("auroc",)),
     "clf_average_precision": Macro(("y", "score"), _CURVE, ("average_precision",)),
     "clf_gain": Macro(("y", "score"), _CURVE, ("fraction_targeted", "gain")),
+    "clf_lift": Macro(("y", "score"), _CURVE, ("fraction_targeted", "lift")),
+    "clf_ece": Macro(
+        ("y", "proba"), (*_CURVE, "n_bins", "kind"), ("ece",), probability=True
+    ),
+    # per-class score columns: (y, [column, ...]) with labels := [class, ...] in their order
+    "clf_auroc_multiclass": Macro(
+        ("y", "scores"), (*_PER_CLASS, "multi_class", "average"), ("auroc",), multiclass=True
+    ),
+    "clf_top_k_accuracy": Macro(
+        ("y", "scores"), (*_PER_CLASS, "k"), ("top_k_accuracy",), multiclass=True
+    ),
+    "clf_ece_multiclass": Macro(
+        ("y", "scores"),
+        (*_PER_CLASS, "n_bins", "kind"),
+        ("ece",),
+        probability=True,
+        multiclass=True,
+    ),
+    "clf_roc_curve_multiclass": Macro(
+        ("y", "scores"),
+        (*_PER_CLASS, "drop_intermediate"),
+        ("label", "threshold", "fpr", "tpr"),
+        multiclass=True,
+        covers_y=True,
+    ),
+    "clf_pr_curve_multiclass": Macro(
+        ("y", "scores"),
+        (*_PER_CLASS, "drop_intermediate"),
+        ("label", "threshold", "precision", "recall"),
+        multiclass=True,
+        covers_y=True,
+    ),
     "clf_calibration": Macro(
         ("y", "proba"),
         (*_CURVE, "n_bins", "strategy"),

@@ -35,17 +35,33 @@ _MACRO_AVERAGES = ("binary", "micro", "macro", "weighted")
 By = str | Sequence[str] | None
 
 
-def _check_values(params: dict[str, Any]) -> dict[str, Any]:
+def _check_values(
+    params: dict[str, Any], averages: Sequence[Any] = _MACRO_AVERAGES
+) -> dict[str, Any]:
     """Every option through the one check of :mod:`clfeval._options` (canonical values)."""
     out = dict(params)
     checks: dict[str, Callable[[Any], Any]] = {
         "labels": _options.labels,
         "zero_division": _options.zero_division,
-        "average": lambda v: _options.average(v, _MACRO_AVERAGES),
+        "average": lambda v: _options.average(v, averages),
         "pos_label": lambda v: _options.class_value("pos_label", v),
         "drop_intermediate": lambda v: _options.flag("drop_intermediate", v),
         "adjusted": lambda v: _options.flag("adjusted", v),
         "beta": _options.beta,
+        "max_fpr": _options.max_fpr,
+        "k": _options.k,
+        "kind": lambda v: _options.choice(
+            "kind",
+            v,
+            ("expected", "max"),
+            "'expected' weighs each bin by its size, 'max' takes the worst bin",
+        ),
+        "multi_class": lambda v: _options.choice(
+            "multi_class",
+            v,
+            ("ovr", "ovo"),
+            "'ovr' is one-vs-rest, 'ovo' is Hand & Till's one-vs-one",
+        ),
         "n_bins": _options.n_bins,
         "strategy": lambda v: _options.choice(
             "strategy",
@@ -143,17 +159,19 @@ class _Call:
     params: dict[str, Any]
     missing: str
     nonfinite: str
+    scores: dict[Any, str] | None = None  # per-class score columns {label: column}
 
     @property
-    def score(self) -> str | None:
+    def score(self) -> str | dict[Any, str] | None:
+        if self.scores is not None:
+            return self.scores
         return self.columns[-1] if self.scored else None
 
     @property
     def roles(self) -> dict[str, str]:
         named = dict(zip(self.spec.roles, self.columns))
-        return _validate.role_map(
-            named["y"], named.get("yhat"), self.score, self.weight, proba="proba" in named
-        )
+        proba = "proba" in named or (self.scores is not None and self.spec.probability)
+        return _validate.role_map(named["y"], named.get("yhat"), self.score, self.weight, proba=proba)
 
     @property
     def pos_label(self) -> Any:
@@ -166,7 +184,7 @@ class _Call:
 
     @property
     def scored(self) -> bool:
-        return self.spec.roles[-1] in ("score", "proba")
+        return self.spec.roles[-1] in ("score", "proba", "scores")
 
     @property
     def binary(self) -> bool:
@@ -209,6 +227,17 @@ def _source(con: duckdb.DuckDBPyConnection, data: Data, call: _Call) -> Iterator
             grouped=bool(by),
             pos_label=pos_label if call.scored else _validate.NOT_GIVEN,
         )
+        if call.spec.covers_y and call.scores is not None:
+            known = _checks.classes_of(con, data, roles["y"])
+            unknown = [c for c in known if c not in call.scores]
+            if unknown:
+                raise InputError(
+                    f"column {roles['y']!r} (y) holds {unknown[:10]!r}, which have no score column",
+                    column=roles["y"],
+                    role="y",
+                    rule="unknown_label",
+                    hint=f"the score columns cover {list(call.scores)!r}; add the missing classes",
+                )
         classes = _checks.scan(con, data, schema, plan, classes=call.needs_classes)
         if call.missing == "drop" or call.nonfinite == "drop":
             view, excluded = _checks.kept_view(con, data, schema, plan, by)
@@ -236,8 +265,10 @@ def _source(con: duckdb.DuckDBPyConnection, data: Data, call: _Call) -> Iterator
         pos_in_y=call.scored,
         scan_lazy=True,
         outputs=call.spec.outputs,
-        score_role="proba" if call.spec.roles[-1] == "proba" else "score",
+        score_role="proba" if call.spec.probability else "score",
     )
+    if call.spec.covers_y and call.scores is not None:  # as the Polars per-class curves
+        _validate.check_score_classes(prep, call.scores, roles["y"])
     used = list(dict.fromkeys([*roles.values(), *prep.by]))
     schema = prep.frame.collect_schema()
     label_cols = [c for r, c in roles.items() if r in _LABEL_ROLES]
@@ -347,7 +378,9 @@ def _fetch(
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def _finish(out: pl.DataFrame, src: _Source, by: list[str], *, excluded: bool) -> pl.DataFrame:
+def _finish(
+    out: pl.DataFrame, src: _Source, by: list[str], *, excluded: bool, label_dtype: bool = False
+) -> pl.DataFrame:
     """Group columns first in ``by`` order; Enum codes back to their categories; with
     ``excluded``, the ``n_excluded`` column of a drop option after the group columns."""
     if by:  # the macros sort by the group columns in table order; the result is in by order
@@ -364,6 +397,8 @@ def _finish(out: pl.DataFrame, src: _Source, by: list[str], *, excluded: bool) -
             else:
                 fixes.append(pl.col(name).replace_strict(codes, categories, return_dtype=src.enum))
         out = out.with_columns(fixes) if fixes else out
+    if label_dtype and src.enum is None and src.dtype is not None and "label" in out.columns:
+        out = out.with_columns(pl.col("label").cast(src.dtype))  # labels := binds as BIGINT
     if src.dtype in (pl.Int128, pl.UInt128):  # labels went through DuckDB as DECIMAL(38, 0)
         wide = [
             c for c in _LABEL_OUTPUTS if c in out.columns and isinstance(out.schema[c], pl.Decimal)
@@ -400,6 +435,17 @@ def _check_call(spec: Macro, name: str, columns: Sequence[Any], params: dict[str
             hint=f"call it with the data, then {', '.join(spec.roles)}",
         )
     for role, column in zip(spec.roles, columns):
+        if role == "scores":
+            if isinstance(column, str) or not isinstance(column, Sequence):
+                raise InputError(
+                    f"{name} takes a list of per-class score columns, got {column!r}",
+                    role="score",
+                    rule="score_labels",
+                    hint="pass [column, ...] with labels=[class, ...] in the same order",
+                )
+            for c in column:
+                _options.column_name("score", c)
+            continue
         if role in ("score", "proba") and isinstance(column, Mapping | list | tuple):
             raise InputError(
                 f"{name} takes one {role} column (binary); got per-class columns {column!r}",
@@ -427,6 +473,52 @@ def _check_call(spec: Macro, name: str, columns: Sequence[Any], params: dict[str
         )
 
 
+def _per_class(score: Any, labels: Any, name: str) -> dict[Any, str]:
+    """``{label: column}`` from per-class scores: a mapping (restricted to and ordered by
+    ``labels`` when given), or a list of columns with ``labels`` of the same length, as
+    clfeval's ``score=`` / ``labels=``."""
+    labels = _options.labels(labels)
+    if isinstance(score, Mapping):
+        for key in score:
+            _options.class_value("score", key)
+        mapping = _validate.order_scores(score, labels) if labels is not None else dict(score)
+    elif isinstance(score, str):
+        raise InputError(
+            f"{name} takes per-class score columns, got the one column {score!r}",
+            role="score",
+            rule="score_labels",
+            hint="pass {label: column, ...}, or [column, ...] with labels=; a List/Array "
+            "score column works with the Polars functions only",
+        )
+    elif isinstance(score, Sequence):
+        columns = list(score)
+        if labels is None or len(labels) != len(columns):
+            raise InputError(
+                f"a list of {len(columns)} score columns needs labels= of the same length",
+                role="score",
+                rule="score_labels",
+                hint="pass labels=[...] in the order of the columns, or a mapping {label: column}",
+            )
+        mapping = dict(zip(labels, columns))
+    else:
+        raise InputError(
+            f"{name} takes per-class score columns, got {score!r}",
+            role="score",
+            rule="score_labels",
+            hint="pass {label: column, ...}, or [column, ...] with labels=",
+        )
+    if len(mapping) < 2:
+        raise InputError(
+            f"multiclass scores need at least two classes, got {list(mapping)!r}",
+            role="score",
+            rule="score_labels",
+            hint="pass one column for a binary score, or one column per class",
+        )
+    for column in mapping.values():
+        _options.column_name("score", column)
+    return mapping
+
+
 def table_macro(
     name: str,
     data: Data,
@@ -451,12 +543,25 @@ def table_macro(
     1.0
     """
     spec = _spec(TABLE_MACROS, name, "table")
+    scores = None
+    if spec.multiclass and len(columns) == 2:
+        scores = _per_class(columns[1], params.get("labels"), name)
+        columns = (columns[0], list(scores.values()))
+        params["labels"] = list(scores)
     _check_call(spec, name, columns, params)
     by = _options.group_columns(params.pop("group_cols", None))
     weight = params.pop("weight_col", None)
     if weight is not None:
         _options.column_name("weight", weight)
-    params = _check_values(params)
+    averages: Sequence[Any] = _MACRO_AVERAGES
+    if name == "clf_auroc_multiclass":  # clfeval.auroc's order: multi_class, then average
+        if "multi_class" in params:
+            params["multi_class"] = _check_values({"multi_class": params["multi_class"]})[
+                "multi_class"
+            ]
+        ovo = params.get("multi_class", "ovr") == "ovo"
+        averages = ("macro", "weighted") if ovo else ("macro", "weighted", "micro")
+    params = _check_values(params, averages)
     if name == "clf_metrics" and params.get("average", "binary") != "binary":
         # pos_label matters only for 'binary'; dropping it keeps string labels away from the
         # integer default
@@ -469,6 +574,7 @@ def table_macro(
         params,
         _options.mode("missing", missing),
         _options.mode("nonfinite", nonfinite),
+        scores,
     )
     with _session(con) as c, _source(c, data, call) as src:
         _check_classes(call, src)
@@ -479,7 +585,7 @@ def table_macro(
         args += [f"{p} := $p_{p}" for p in options]
         # only fixed identifiers (the macro and parameter names checked above) reach the text
         out = _fetch(c, f"SELECT * FROM {name}({', '.join(args)})", binds, name)
-        return _finish(out, src, by, excluded=name == "clf_metrics")
+        return _finish(out, src, by, excluded=name == "clf_metrics", label_dtype=spec.multiclass)
 
 
 def aggregate(
@@ -598,13 +704,197 @@ report = _wrapper("clf_report", "report: the table of clfeval.report (per class,
 metrics = _wrapper(
     "clf_metrics", "metrics: accuracy, balanced accuracy, precision, recall, f1 and mcc."
 )
-roc_curve = _wrapper("clf_roc_curve", "roc_curve: scikit-learn's ROC points in its order.")
-pr_curve = _wrapper("clf_pr_curve", "pr_curve: scikit-learn's precision-recall points.")
+_roc_binary = _wrapper("clf_roc_curve", "roc_curve: scikit-learn's ROC points in its order.")
+_pr_binary = _wrapper("clf_pr_curve", "pr_curve: scikit-learn's precision-recall points.")
 det_curve = _wrapper("clf_det_curve", "det_curve: scikit-learn's DET points in its order.")
 thresholds = _wrapper("clf_thresholds", "thresholds: counts and metrics at every distinct score.")
-auroc = _wrapper("clf_auroc", "auroc: the area under the ROC curve per group (null: one class).")
+_auroc_binary = _wrapper(
+    "clf_auroc", "auroc: the area under the ROC curve per group (null: one class)."
+)
 average_precision = _wrapper(
     "clf_average_precision", "average_precision: scikit-learn's step sum per group."
 )
 calibration = _wrapper("clf_calibration", "calibration: scikit-learn's calibration_curve points.")
 gain_curve = _wrapper("clf_gain", "gain_curve: share of positives found against share targeted.")
+lift_curve = _wrapper("clf_lift", "lift_curve: gain over the share targeted, per distinct score.")
+_ece_binary = _wrapper("clf_ece", "ece: expected calibration error of a binary probability.")
+
+
+def _is_per_class(score: Any, labels: Any) -> bool:
+    """Per-class scores (a mapping or a list of columns), as clfeval's score= reads them; a
+    single column with labels= is a List/Array column (Polars functions only)."""
+    return not isinstance(score, str) or labels is not None
+
+
+def _run_per_class(
+    macro: str, data: Data, y: str, score: Any, labels: Any, run: dict[str, Any], **options: Any
+) -> pl.DataFrame:
+    return table_macro(
+        macro,
+        data,
+        y,
+        score,
+        labels=labels,
+        group_cols=run["by"],
+        weight_col=run["weight"],
+        con=run["con"],
+        missing=run["missing"],
+        nonfinite=run["nonfinite"],
+        **options,
+    )
+
+
+def auroc(
+    data: Data,
+    y: str,
+    score: Any,
+    *,
+    by: By = None,
+    weight: str | None = None,
+    con: duckdb.DuckDBPyConnection | None = None,
+    missing: str = "raise",
+    nonfinite: str = "raise",
+    labels: Sequence[Any] | None = None,
+    multi_class: str = "ovr",
+    average: str = "macro",
+    **options: Any,
+) -> pl.DataFrame:
+    """auroc: the area under the ROC curve per group (null: one class).
+
+    Called like ``clfeval.auroc``: a binary ``score`` column runs ``clf_auroc`` (``options``
+    among ``pos_label``, ``max_fpr``); per-class scores, ``{label: column}`` or a list of
+    columns with ``labels=``, run ``clf_auroc_multiclass`` with ``multi_class`` ('ovr',
+    'ovo') and ``average`` ('macro', 'weighted', 'micro' for ovr). The data is checked as on
+    the Polars front door. Returns the group columns, then ``auroc``.
+    """
+    run = {"by": by, "weight": weight, "con": con, "missing": missing, "nonfinite": nonfinite}
+    if "max_fpr" in options:
+        options["max_fpr"] = _options.max_fpr(options["max_fpr"])
+    _options.choice(
+        "multi_class", multi_class, ("ovr", "ovo"),
+        "'ovr' is one-vs-rest, 'ovo' is Hand & Till's one-vs-one",
+    )  # fmt: skip
+    if not _is_per_class(score, labels):
+        return _auroc_binary(
+            data, y, score, by=by, weight=weight, con=con, missing=missing, nonfinite=nonfinite,
+            **options,
+        )  # fmt: skip
+    if options.get("max_fpr") not in (None, 1):
+        raise InputError(
+            "max_fpr (partial AUROC) is binary only",
+            role="max_fpr",
+            rule="option",
+            hint="leave max_fpr=None for multiclass scores",
+        )
+    options.pop("max_fpr", None)
+    return _run_per_class(
+        "clf_auroc_multiclass", data, y, score, labels, run,
+        multi_class=multi_class, average=average, **options,
+    )  # fmt: skip
+
+
+def _curve(binary: Callable[..., pl.DataFrame], macro: str) -> Callable[..., pl.DataFrame]:
+    def run_curve(
+        data: Data,
+        y: str,
+        score: Any,
+        *,
+        by: By = None,
+        weight: str | None = None,
+        con: duckdb.DuckDBPyConnection | None = None,
+        missing: str = "raise",
+        nonfinite: str = "raise",
+        labels: Sequence[Any] | None = None,
+        **options: Any,
+    ) -> pl.DataFrame:
+        if not _is_per_class(score, labels):
+            return binary(
+                data, y, score, by=by, weight=weight, con=con, missing=missing,
+                nonfinite=nonfinite, **options,
+            )  # fmt: skip
+        options.pop("pos_label", None)  # one-vs-rest: each class is positive in turn
+        run = {"by": by, "weight": weight, "con": con, "missing": missing, "nonfinite": nonfinite}
+        return _run_per_class(macro, data, y, score, labels, run, **options)
+
+    run_curve.__name__ = run_curve.__qualname__ = binary.__name__
+    run_curve.__doc__ = (
+        f"{binary.__doc__}\n\nPer-class scores ({{label: column}}, or a list of columns with "
+        f"labels=) run ``{macro}``: one-vs-rest curves with a ``label`` column after the "
+        "group columns, as the Polars function."
+    )
+    return run_curve
+
+
+roc_curve = _curve(_roc_binary, "clf_roc_curve_multiclass")
+pr_curve = _curve(_pr_binary, "clf_pr_curve_multiclass")
+
+
+def top_k_accuracy(
+    data: Data,
+    y: str,
+    scores: Any,
+    *,
+    k: int = 2,
+    labels: Sequence[Any] | None = None,
+    by: By = None,
+    weight: str | None = None,
+    con: duckdb.DuckDBPyConnection | None = None,
+    missing: str = "raise",
+    nonfinite: str = "raise",
+) -> pl.DataFrame:
+    """top_k_accuracy: the share of rows whose class is among the k highest scores.
+
+    Runs ``clf_top_k_accuracy`` on per-class scores (``{label: column}``, or a list of
+    columns with ``labels=``), as ``clfeval.top_k_accuracy`` (later-listed classes win ties).
+    A single binary score column is not offered in SQL. Returns the group columns, then
+    ``top_k_accuracy``.
+    """
+    k = _options.k(k)
+    if not _is_per_class(scores, labels):
+        raise InputError(
+            "clf_top_k_accuracy takes per-class score columns",
+            role="score",
+            rule="score_labels",
+            hint="pass {label: column, ...}; for one binary score column use "
+            "clfeval.top_k_accuracy (Polars)",
+        )
+    run = {"by": by, "weight": weight, "con": con, "missing": missing, "nonfinite": nonfinite}
+    return _run_per_class("clf_top_k_accuracy", data, y, scores, labels, run, k=k)
+
+
+def ece(
+    data: Data,
+    y: str,
+    proba: Any,
+    *,
+    n_bins: int = 10,
+    pos_label: Any = 1,
+    labels: Sequence[Any] | None = None,
+    kind: str = "expected",
+    by: By = None,
+    weight: str | None = None,
+    con: duckdb.DuckDBPyConnection | None = None,
+    missing: str = "raise",
+    nonfinite: str = "raise",
+) -> pl.DataFrame:
+    """ece: expected (kind='max': maximum) calibration error per group.
+
+    As ``clfeval.ece``: one probability column of ``pos_label`` runs ``clf_ece``; per-class
+    probabilities (``{label: column}``, or a list of columns with ``labels=``) run
+    ``clf_ece_multiclass``, the top-label error. Returns the group columns, then ``ece``
+    (``mce`` with ``kind='max'``).
+    """
+    n_bins = _options.n_bins(n_bins)
+    _options.choice(
+        "kind", kind, ("expected", "max"),
+        "'expected' weighs each bin by its size, 'max' takes the worst bin",
+    )  # fmt: skip
+    if not _is_per_class(proba, labels):
+        return _ece_binary(
+            data, y, proba, by=by, weight=weight, con=con, missing=missing, nonfinite=nonfinite,
+            pos_label=pos_label, n_bins=n_bins, kind=kind,
+        )  # fmt: skip
+    run = {"by": by, "weight": weight, "con": con, "missing": missing, "nonfinite": nonfinite}
+    return _run_per_class(
+        "clf_ece_multiclass", data, y, proba, labels, run, n_bins=n_bins, kind=kind
+    )
