@@ -351,23 +351,30 @@ CREATE OR REPLACE MACRO _clf_matrix(y, yhat, weight) AS
             END)
     END;
 
--- Total weight of the entries of the matrix m where cond holds.
-CREATE OR REPLACE MACRO _clf_msum(m, cond) AS
-    coalesce(list_sum(list_transform(list_filter(m, cond), lambda _clf_e: _clf_e._clf_w)), 0.0::DOUBLE);
+-- Total weight of the entries of the matrix m that count for class key c as part ('t': y is
+-- c, 'p': yhat is c, 'tp': both; NULL: every entry).
+CREATE OR REPLACE MACRO _clf_msum(m, c, part) AS
+    coalesce(list_sum(list_transform(
+        list_filter(m, lambda _clf_e: CASE part
+            WHEN 't' THEN _clf_e._clf_y IS NOT DISTINCT FROM c
+            WHEN 'p' THEN _clf_e._clf_p IS NOT DISTINCT FROM c
+            WHEN 'tp' THEN _clf_e._clf_y IS NOT DISTINCT FROM c AND _clf_e._clf_p IS NOT DISTINCT FROM c
+            ELSE true
+        END),
+        lambda _clf_e: _clf_e._clf_w)), 0.0::DOUBLE);
 
 -- Per class of y or yhat in the matrix m: its actual total t, predicted total p and correct
 -- total tp, with the matrix total s.
 CREATE OR REPLACE MACRO _clf_marginals(m) AS
     struct_pack(
-        s := _clf_msum(m, lambda _clf_e: true),
+        s := _clf_msum(m, NULL, NULL),
         k := list_transform(
             list_distinct(list_concat(list_transform(m, lambda _clf_e: _clf_e._clf_y),
                 list_transform(m, lambda _clf_e: _clf_e._clf_p))),
             lambda _clf_c: struct_pack(
-                t := _clf_msum(m, lambda _clf_e: _clf_e._clf_y IS NOT DISTINCT FROM _clf_c),
-                p := _clf_msum(m, lambda _clf_e: _clf_e._clf_p IS NOT DISTINCT FROM _clf_c),
-                tp := _clf_msum(m, lambda _clf_e: _clf_e._clf_y IS NOT DISTINCT FROM _clf_c
-                    AND _clf_e._clf_p IS NOT DISTINCT FROM _clf_c))));
+                t := _clf_msum(m, _clf_c, 't'),
+                p := _clf_msum(m, _clf_c, 'p'),
+                tp := _clf_msum(m, _clf_c, 'tp'))));
 
 -- Gorodkin's multiclass MCC in scikit-learn's covariance form on shares of the total s:
 -- (c - sum t_k p_k) / sqrt((1 - sum p_k^2)(1 - sum t_k^2)); 0.0 when a factor is 0 or s is 0.

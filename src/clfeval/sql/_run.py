@@ -47,6 +47,12 @@ def _check_values(params: dict[str, Any]) -> dict[str, Any]:
         "adjusted": lambda v: _options.flag("adjusted", v),
         "beta": _options.beta,
         "n_bins": _options.n_bins,
+        "weights": lambda v: _options.choice(
+            "weights",
+            v,
+            (None, "linear", "quadratic"),
+            "weights sets how far apart two classes are in the class order",
+        ),
         "strategy": lambda v: _options.choice(
             "strategy",
             v,
