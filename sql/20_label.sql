@@ -8,15 +8,18 @@
 -- NULL (an expression giving a non-negative row weight), and on the ratio macros average :=
 -- 'binary' (class pos_label against the rest; raises on more than two classes) or 'micro',
 -- 'macro', 'weighted' (over the sorted classes of y and yhat in the group, or labels := [...]),
--- as the Polars expressions. clf_mcc, clf_balanced_accuracy and clf_cohen_kappa are binary
--- (pos_label against the rest); their multiclass forms are in the table macro clf_metrics.
+-- as the Polars expressions. clf_mcc, clf_balanced_accuracy (adjusted := false) and
+-- clf_cohen_kappa (weights := NULL | 'linear' | 'quadratic', labels := [...]) are multiclass,
+-- from each group's confusion matrix (see their section), and take no pos_label (a given one
+-- raises: for two classes their value does not depend on it).
 -- Arguments are expressions, so quote identifiers yourself ("my col"). A row with a NULL in y,
 -- yhat or the weight is left out.
 --
 -- Every macro raises (through _clf_agg_guard, 00_helpers.sql), also on no rows: y and yhat of
 -- different kinds of label (text never equals a number), pos_label of another kind than y or
 -- the NULL literal, a weight with NaN, infinite or negative values (counted over every row with
--- a weight), zero_division other than 0, 1 or NULL, beta that is not a number >= 0.
+-- a weight), zero_division other than 0, 1 or NULL, beta that is not a number >= 0, kappa's
+-- weights other than NULL, 'linear' or 'quadratic', labels empty, with a duplicate or NULL.
 
 -- --- the averaged forms of the aggregate macros -------------------------------------------
 -- average := 'micro' | 'macro' | 'weighted' gather the group's rows into one list (_clf_rows)
@@ -308,16 +311,37 @@ COMMENT ON MACRO clf_jaccard IS
 -- classes (at most k^2), and the three metrics are list lambdas over it. Without a weight one
 -- hash aggregate, histogram of the (y, yhat) pairs, is the whole matrix. With a weight (DuckDB
 -- has no weighted histogram) the same histogram gives the distinct pairs, and each pair's total
--- weight is one dot product of the group's weights with the indicator of its pair, found by a
--- 64-bit hash of (y, yhat) (a collision of two pairs of a group raises). The branch is chosen
--- on typeof(weight), a constant, so an unweighted call computes the histogram only.
+-- weight is one dot product of the weights of its part of the matrix (diagonal, below, above)
+-- with the indicator of its pair, found by a 64-bit hash of (y, yhat) (a collision of two
+-- pairs of a group raises); a part with one pair is a plain sum. The branch is chosen on
+-- typeof(weight), a constant, so an unweighted call computes the histogram only.
 
 -- The rows counted: y, yhat and the weight present.
 CREATE OR REPLACE MACRO _clf_pair_ok(y, yhat, weight) AS
     y IS NOT NULL AND yhat IS NOT NULL AND _clf_weight(weight) IS NOT NULL;
 
+-- y < yhat, NULL when one is text and the other not (folded when bound, as _clf_eq).
+CREATE OR REPLACE MACRO _clf_lt(a, b) AS
+    CASE WHEN _clf_is_text(typeof(a)) = _clf_is_text(typeof(b)) THEN a < b END;
+
+-- The part of the matrix an entry (y, yhat) falls in: 0 on the diagonal, 1 below (y < yhat),
+-- 2 above.
+CREATE OR REPLACE MACRO _clf_part(a, b) AS
+    CASE WHEN _clf_eq(a, b) THEN 0 WHEN _clf_lt(a, b) THEN 1 ELSE 2 END;
+
+-- The weights and pair hashes of the rows counted in one part of the matrix.
+CREATE OR REPLACE MACRO _clf_part_rows(y, yhat, weight, part) AS
+    struct_pack(
+        w := coalesce(list(CAST(weight AS DOUBLE))
+            FILTER (WHERE _clf_pair_ok(y, yhat, weight) AND _clf_part(y, yhat) = part), []),
+        h := coalesce(list(hash(y, yhat))
+            FILTER (WHERE _clf_pair_ok(y, yhat, weight) AND _clf_part(y, yhat) = part), []));
+
 -- The group's confusion matrix: a list of struct(_clf_y, _clf_p, _clf_w), the keys (_clf_key)
 -- of a pair of classes and its total weight (its row count without a weight), in no order.
+-- Weighted, the rows are split in three lists (diagonal, below, above), so that a pair's dot
+-- product runs over its own part only, and a part holding one pair (each off-diagonal part
+-- with two classes) is a plain sum.
 CREATE OR REPLACE MACRO _clf_matrix(y, yhat, weight) AS
     CASE
         WHEN typeof([min(weight)]) = '"NULL"[]' THEN list_transform(
@@ -330,24 +354,33 @@ CREATE OR REPLACE MACRO _clf_matrix(y, yhat, weight) AS
                 _clf_w := CAST(_clf_e.value AS DOUBLE)))
         ELSE _clf_let(
             struct_pack(
-                h := coalesce(map_keys(
-                    histogram(struct_pack(_clf_y := y, _clf_p := yhat))
+                h := list_transform(
+                    coalesce(map_keys(histogram(struct_pack(_clf_y := y, _clf_p := yhat))
                         FILTER (WHERE _clf_pair_ok(y, yhat, weight))), []),
-                ws := coalesce(list(CAST(weight AS DOUBLE))
-                    FILTER (WHERE _clf_pair_ok(y, yhat, weight)), []),
-                hs := coalesce(list(hash(y, yhat))
-                    FILTER (WHERE _clf_pair_ok(y, yhat, weight)), [])),
+                    lambda _clf_k: struct_pack(k := _clf_k,
+                        part := _clf_part(_clf_k._clf_y, _clf_k._clf_p),
+                        hash := hash(_clf_k._clf_y, _clf_k._clf_p))),
+                d := _clf_part_rows(y, yhat, weight, 0),
+                l := _clf_part_rows(y, yhat, weight, 1),
+                u := _clf_part_rows(y, yhat, weight, 2)),
             lambda _clf_a: CASE
-                WHEN len(list_distinct(list_transform(_clf_a.h,
-                        lambda _clf_k: hash(_clf_k._clf_y, _clf_k._clf_p)))) < len(_clf_a.h)
+                WHEN len(list_distinct(list_transform(_clf_a.h, lambda _clf_k: _clf_k.hash)))
+                        < len(_clf_a.h)
                     THEN error('clfeval: two pairs of classes of a group have one hash; '
                         || 'cast y and yhat to other types')
-                ELSE list_transform(_clf_a.h, lambda _clf_k: _clf_let(
-                    hash(_clf_k._clf_y, _clf_k._clf_p),
-                    lambda _clf_hk: struct_pack(
-                        _clf_y := _clf_key(_clf_k._clf_y), _clf_p := _clf_key(_clf_k._clf_p),
-                        _clf_w := list_dot_product(_clf_a.ws,
-                            list_transform(_clf_a.hs, lambda _clf_z: CAST(_clf_z = _clf_hk AS DOUBLE))))))
+                ELSE list_transform(_clf_a.h, lambda _clf_k: struct_pack(
+                    _clf_y := _clf_key(_clf_k.k._clf_y), _clf_p := _clf_key(_clf_k.k._clf_p),
+                    _clf_w := CASE
+                        WHEN len(list_filter(_clf_a.h, lambda _clf_o: _clf_o.part = _clf_k.part)) = 1
+                            THEN coalesce(list_sum(CASE _clf_k.part
+                                WHEN 0 THEN _clf_a.d.w WHEN 1 THEN _clf_a.l.w ELSE _clf_a.u.w END), 0.0::DOUBLE)
+                        WHEN _clf_k.part = 0 THEN list_dot_product(_clf_a.d.w, list_transform(_clf_a.d.h,
+                            lambda _clf_z: CAST(_clf_z = _clf_k.hash AS DOUBLE)))
+                        WHEN _clf_k.part = 1 THEN list_dot_product(_clf_a.l.w, list_transform(_clf_a.l.h,
+                            lambda _clf_z: CAST(_clf_z = _clf_k.hash AS DOUBLE)))
+                        ELSE list_dot_product(_clf_a.u.w, list_transform(_clf_a.u.h,
+                            lambda _clf_z: CAST(_clf_z = _clf_k.hash AS DOUBLE)))
+                    END))
             END)
     END;
 
