@@ -320,12 +320,16 @@ COMMENT ON MACRO clf_jaccard IS
 CREATE OR REPLACE MACRO _clf_pair_ok(y, yhat, weight) AS
     y IS NOT NULL AND yhat IS NOT NULL AND _clf_weight(weight) IS NOT NULL;
 
--- y < yhat, NULL when one is text and the other not (folded when bound, as _clf_eq).
+-- a < b as text or as DOUBLE (binds for any two label types; the branch is folded when bound).
+-- Only a split of the pairs: it need not be the class order, only a function of the values.
 CREATE OR REPLACE MACRO _clf_lt(a, b) AS
-    CASE WHEN _clf_is_text(typeof(a)) = _clf_is_text(typeof(b)) THEN a < b END;
+    CASE
+        WHEN _clf_is_text(typeof(a)) THEN CAST(a AS VARCHAR) < CAST(b AS VARCHAR)
+        ELSE TRY_CAST(a AS DOUBLE) < TRY_CAST(b AS DOUBLE)
+    END;
 
 -- The part of the matrix an entry (y, yhat) falls in: 0 on the diagonal, 1 below (y < yhat),
--- 2 above.
+-- 2 otherwise.
 CREATE OR REPLACE MACRO _clf_part(a, b) AS
     CASE WHEN _clf_eq(a, b) THEN 0 WHEN _clf_lt(a, b) THEN 1 ELSE 2 END;
 
