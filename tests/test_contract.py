@@ -276,8 +276,8 @@ def test_huge_weights_in_the_sql_macros(scale: float) -> None:
             con.sql(
                 "SELECT (SELECT auroc FROM clf_auroc('t', 'yb', 's', weight_col := 'w', "
                 "pos_label := true)), (SELECT mcc FROM clf_metrics('t', 'y', 'yhat', "
-                "weight_col := 'w', average := 'macro')), clf_mcc(yb, s > 0.5, pos_label := true, "
-                "weight := w), clf_cohen_kappa(yb, s > 0.5, pos_label := true, weight := w) FROM t"
+                "weight_col := 'w', average := 'macro')), clf_mcc(yb, s > 0.5, weight := w), "
+                "clf_cohen_kappa(yb, s > 0.5, weight := w) FROM t"
             ).fetchall()[0]
         )
     assert got[1] == pytest.approx(got[0], rel=1e-9)

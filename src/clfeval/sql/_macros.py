@@ -100,11 +100,10 @@ AGGREGATE_MACROS: dict[str, Macro] = {
         for name in ("precision", "recall", "f1", "specificity", "npv", "fpr", "fnr", "jaccard")
     },
     "clf_fbeta": Macro(("y", "yhat"), _RATIO, ("fbeta",), positional=("beta",)),
-    "clf_mcc": Macro(("y", "yhat"), ("pos_label", "weight"), ("mcc",), binary=True),
-    "clf_cohen_kappa": Macro(("y", "yhat"), ("pos_label", "weight"), ("cohen_kappa",), binary=True),
-    "clf_balanced_accuracy": Macro(
-        ("y", "yhat"), ("pos_label", "adjusted", "weight"), ("balanced_accuracy",), binary=True
-    ),
+    # multiclass (from each group's confusion matrix), as the Polars expressions: no pos_label
+    "clf_mcc": Macro(("y", "yhat"), ("weight",), ("mcc",)),
+    "clf_cohen_kappa": Macro(("y", "yhat"), ("weights", "labels", "weight"), ("cohen_kappa",)),
+    "clf_balanced_accuracy": Macro(("y", "yhat"), ("adjusted", "weight"), ("balanced_accuracy",)),
     "clf_prevalence": Macro(("y",), ("pos_label", "weight"), ("prevalence",)),
     "clf_log_loss": Macro(("y", "proba"), ("pos_label", "weight"), ("log_loss",), probability=True),
     "clf_brier": Macro(("y", "proba"), ("pos_label", "weight"), ("brier",), probability=True),

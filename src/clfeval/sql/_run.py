@@ -63,6 +63,12 @@ def _check_values(
             "'ovr' is one-vs-rest, 'ovo' is Hand & Till's one-vs-one",
         ),
         "n_bins": _options.n_bins,
+        "weights": lambda v: _options.choice(
+            "weights",
+            v,
+            (None, "linear", "quadratic"),
+            "weights sets how far apart two classes are in the class order",
+        ),
         "strategy": lambda v: _options.choice(
             "strategy",
             v,
