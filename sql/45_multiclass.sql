@@ -103,9 +103,11 @@ CREATE OR REPLACE MACRO _clf_class_index(y, labels) AS
             THEN nullif(coalesce(list_position(labels, y), 0), 0)
     END;
 
--- The first len(labels) scores of a row, as DOUBLE[].
+-- The first len(labels) scores of a row, as DOUBLE[]; NULL when scores is not a list (the
+-- CASE is folded when the query is bound: the cast never runs on a scalar, whose rows are all
+-- left out before _clf_check_class_scores raises its own error).
 CREATE OR REPLACE MACRO _clf_class_scores(scores, labels) AS
-    list_slice(CAST(scores AS DOUBLE[]), 1, len(labels));
+    CASE WHEN _clf_is_list(typeof(scores)) THEN list_slice(CAST(scores AS DOUBLE[]), 1, len(labels)) END;
 
 -- Whether a multiclass row is evaluated: y listed, a weight, len(labels) scores, none NaN.
 CREATE OR REPLACE MACRO _clf_mc_valid(y, scores, labels, weight) AS
@@ -350,7 +352,9 @@ COMMENT ON MACRO clf_ks IS
 -- ceil(p n) - 1, moved by one where p n and the edge round differently.
 CREATE OR REPLACE MACRO _clf_bin(p, n) AS
     _clf_let(
-        least(greatest(CAST(ceil(p * n) AS BIGINT) - 1, 0), CAST(n AS BIGINT) - 1),
+        -- p clamped first: the cast must not fail on an infinite (or NaN) p of a row that the
+        -- range check rejects (or leaves out) afterwards
+        least(greatest(CAST(ceil(least(greatest(p, 0.0), 1.0) * n) AS BIGINT) - 1, 0), CAST(n AS BIGINT) - 1),
         lambda _clf_b0: CASE
             WHEN _clf_b0 < n - 1 AND (_clf_b0 + 1) * (1.0 / n) < p THEN _clf_b0 + 1
             WHEN _clf_b0 > 0 AND _clf_b0 * (1.0 / n) >= p THEN _clf_b0 - 1

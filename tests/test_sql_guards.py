@@ -152,10 +152,14 @@ def call(
     the macro does not take are left out."""
     if beta is not None:
         options["beta"] = beta
+    if spec(name).multiclass:  # a LIST of per-class scores (two classes, labels [0, 1])
+        options.setdefault("labels", "[0, 1]")
     options = {k: v for k, v in options.items() if takes(name, k)}
     roles = spec(name).roles
     if other is None:
         other = {"yhat": "yhat", "score": "s", "proba": "p"}.get(roles[-1])
+    if spec(name).multiclass:
+        other = f"[{other}, {other}]"
     if name in sql.TABLE_MACROS:
         args = [f"'{table}'", f"'{y}'", f"'{other}'"]
         if weight is not None:
