@@ -50,8 +50,8 @@ CREATE OR REPLACE MACRO _clf_check_class_labels(labels, ty, who) AS
         WHEN labels IS NULL THEN error(printf(
             'clfeval: %s: labels = NULL; per-class scores need labels := [...], the class of '
             || 'each element in order', who))
-        WHEN _clf_check_labels(labels, ty, printf('%s: y (%s)', who, ty)) AND len(labels) < 2
-            THEN error(printf('clfeval: %s: labels = %s lists fewer than two classes; a List/Array '
+        WHEN NOT _clf_check_labels(labels, ty, printf('%s: y (%s)', who, ty)) THEN false
+        WHEN len(labels) < 2 THEN error(printf('clfeval: %s: labels = %s lists fewer than two classes; a List/Array '
                 || 'score column needs every class listed', who, _clf_show_list(labels)))
         ELSE true
     END;
@@ -95,19 +95,25 @@ CREATE OR REPLACE MACRO _clf_mc_guard(value, y, scores, labels, weight, who, wha
 
 -- --- rows ------------------------------------------------------------------------------------
 
--- The 1-based position of y in labels; NULL when y is NULL, not listed or of another kind
--- (the kind check raises on the latter).
+-- The 1-based position of y in labels; NULL when y is NULL or not listed. Both branches must
+-- bind whatever the kinds (list_position refuses INTEGER[] against VARCHAR), so text compares
+-- as VARCHAR and numbers as DOUBLE (TRY_CAST: a text label against a number y gives NULL, and
+-- the kind check raises); integers beyond 2^53 may compare equal as DOUBLE.
 CREATE OR REPLACE MACRO _clf_class_index(y, labels) AS
-    CASE
-        WHEN _clf_is_text(typeof(y)) = _clf_is_text(_clf_elem_type(typeof(labels)))
-            THEN nullif(coalesce(list_position(labels, y), 0), 0)
-    END;
+    nullif(coalesce(CASE
+        WHEN _clf_is_text(typeof(y))
+            THEN list_position(CAST(labels AS VARCHAR[]), CAST(y AS VARCHAR))
+        ELSE list_position(TRY_CAST(labels AS DOUBLE[]), TRY_CAST(y AS DOUBLE))
+    END, 0), 0);
 
--- The first len(labels) scores of a row, as DOUBLE[]; NULL when scores is not a list (the
+-- The first len(labels) scores of a row, as DOUBLE[]; NULL when scores is not a list of numbers (the
 -- CASE is folded when the query is bound: the cast never runs on a scalar, whose rows are all
 -- left out before _clf_check_class_scores raises its own error).
 CREATE OR REPLACE MACRO _clf_class_scores(scores, labels) AS
-    CASE WHEN _clf_is_list(typeof(scores)) THEN list_slice(CAST(scores AS DOUBLE[]), 1, len(labels)) END;
+    CASE
+        WHEN _clf_is_list(typeof(scores)) AND _clf_kind(_clf_list_elem(typeof(scores))) = 'number'
+            THEN list_slice(CAST(scores AS DOUBLE[]), 1, len(labels))
+    END;
 
 -- Whether a multiclass row is evaluated: y listed, a weight, len(labels) scores, none NaN.
 CREATE OR REPLACE MACRO _clf_mc_valid(y, scores, labels, weight) AS
@@ -264,10 +270,11 @@ CREATE OR REPLACE MACRO clf_brier_multiclass(y, p, labels := NULL, weight := NUL
     _clf_mc_guard(
         _clf_mc_proba_guard(
             CASE WHEN len(labels) < 3 THEN 0.5 ELSE 1.0 END * _clf_div(
-                sum(_clf_weight(weight) * (
-                        list_inner_product(_clf_class_scores(p, labels), _clf_class_scores(p, labels))
-                        - 2 * _clf_class_scores(p, labels)[_clf_class_index(y, labels)] + 1))
-                    FILTER (WHERE _clf_mc_valid(y, p, labels, weight)),
+                -- sum_c (1[c = y] - p_c)^2 = p.p - 2 p_y + 1 (not list_inner_product: it raises
+                -- on a NULL element anywhere in the vector, even on the rows left out)
+                sum(CASE WHEN _clf_mc_valid(y, p, labels, weight) THEN _clf_weight(weight) * (
+                        list_sum(list_transform(_clf_class_scores(p, labels), lambda _clf_x: _clf_x * _clf_x))
+                        - 2 * _clf_class_scores(p, labels)[_clf_class_index(y, labels)] + 1) END),
                 coalesce(sum(_clf_weight(weight)) FILTER (WHERE _clf_mc_valid(y, p, labels, weight)), 0.0),
                 NULL),
             p, labels, 'clf_brier_multiclass'),
@@ -331,8 +338,10 @@ CREATE OR REPLACE MACRO _clf_ks(rows) AS
                             g := greatest(_clf_acc.g, abs(_clf_div(_clf_acc.tp + _clf_acc.p, _clf_u.pt, 0.0)
                                 - _clf_div(_clf_acc.fp + _clf_acc.n, _clf_u.nt, 0.0))))
                     END,
+                    -- g starts at 0 * m, not a constant: the DuckDB 1.5.6 client carried a
+                    -- constant start's g from one group to the next
                     struct_pack(s := CAST('inf' AS DOUBLE), p := 0.0::DOUBLE, n := 0.0::DOUBLE,
-                        tp := 0.0::DOUBLE, fp := 0.0::DOUBLE, g := 0.0::DOUBLE)),
+                        tp := 0.0::DOUBLE, fp := 0.0::DOUBLE, g := 0.0 * _clf_u.m)),
                 lambda _clf_r: CASE WHEN _clf_u.m > 0 AND _clf_u.pt > 0 AND _clf_u.nt > 0 THEN
                     greatest(_clf_r.g, abs(_clf_div(_clf_r.tp + _clf_r.p, _clf_u.pt, 0.0)
                         - _clf_div(_clf_r.fp + _clf_r.n, _clf_u.nt, 0.0))) END)));
