@@ -5,7 +5,9 @@
 -- p is the probability of the class pos_label. Aggregate macros leave out rows with a NULL (or
 -- NaN) y, p or weight, and raise when a probability lies outside [0, 1] (infinite values
 -- included), when p holds no numbers, and on the label and weight checks of 20_label.sql; they
--- never clip or renormalise except as scikit-learn does for log loss.
+-- never clip or renormalise except as scikit-learn does for log loss. clf_auroc takes
+-- max_fpr := NULL (in (0, 1): the McClish-standardised partial area, _clf_auroc_partial).
+-- KS, ECE and the multiclass forms (a LIST of per-class scores) are in 45_multiclass.sql.
 
 -- value, or an error from the checks of a probability macro named who: p holds numbers, then
 -- those of _clf_agg_guard (y and pos_label of one kind, finite weights >= 0).
