@@ -118,12 +118,12 @@ CREATE OR REPLACE MACRO _clf_uniform_bin(p, n) AS
             + CAST(_clf_edge(_clf_b + 2, n) < p AS BIGINT));
 
 -- TRUE, or an error when k is not a whole number from 1 to 2^31 (clfeval._options.k).
-CREATE OR REPLACE MACRO _clf_check_k(k) AS
+CREATE OR REPLACE MACRO _clf_check_k(k, who) AS
     CASE
         WHEN _clf_option_number(k) BETWEEN 1 AND 2147483648
             AND _clf_option_number(k) = floor(_clf_option_number(k)) THEN true
-        ELSE error(printf('clfeval: k = %s is not an integer from 1 to 2,147,483,648; k is how '
-            || 'many of the highest-scored classes count as a hit', _clf_show(k)))
+        ELSE error(printf('clfeval: %sk = %s is not an integer from 1 to 2,147,483,648; k is how '
+            || 'many of the highest-scored classes count as a hit', who, _clf_show(k)))
     END;
 
 -- TRUE, or an error when multi_class is not 'ovr' or 'ovo', or average not one of its
@@ -249,7 +249,7 @@ CREATE OR REPLACE MACRO clf_top_k_accuracy(
 ) AS TABLE
 WITH rows AS MATERIALIZED (
     FROM _clf_class_rows(tbl, y, scores, labels, group_cols, weight_col, 'score')
-    WHERE _clf_check_k(k)
+    WHERE _clf_check_k(k, '')
 ),
 bad AS (
     SELECT min(list_position(list_transform(__clf_v, lambda _clf_x: _clf_bad_score(_clf_x, 'score')), true))

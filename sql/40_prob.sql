@@ -5,7 +5,9 @@
 -- p is the probability of the class pos_label. Aggregate macros leave out rows with a NULL (or
 -- NaN) y, p or weight, and raise when a probability lies outside [0, 1] (infinite values
 -- included), when p holds no numbers, and on the label and weight checks of 20_label.sql; they
--- never clip or renormalise except as scikit-learn does for log loss.
+-- never clip or renormalise except as scikit-learn does for log loss. clf_auroc takes
+-- max_fpr := NULL (in (0, 1): the McClish-standardised partial area, _clf_auroc_partial).
+-- KS, ECE and the multiclass forms (a LIST of per-class scores) are in 45_multiclass.sql.
 
 -- value, or an error from the checks of a probability macro named who: p holds numbers, then
 -- those of _clf_agg_guard (y and pos_label of one kind, finite weights >= 0).
@@ -202,6 +204,26 @@ CREATE OR REPLACE MACRO _clf_auroc_positions(y, score, pos_label) AS
                     - len(_clf_u.a) * (len(_clf_u.a) + 1) / 2,
                 len(_clf_u.a) * (_clf_u.n - len(_clf_u.a)), NULL)));
 
+-- Unweighted AUROC of a list of rows {s, q} (the per-class lists of 45_multiclass.sql), from
+-- ranks (Mann-Whitney): sorted with negatives first among tied scores,
+-- position i of the k-th positive counts the negatives at or below its score (i - k); sorted
+-- with positives first, those strictly below. Their mean counts ties half:
+-- ((S1 + S2) / 2 - P (P + 1) / 2) / (P N), S the sums of the positives' positions.
+-- Two vectorised list sorts, no running sums. NULL with one class.
+CREATE OR REPLACE MACRO _clf_auroc_ranks(rows) AS
+    _clf_let(
+        list_transform(rows, lambda _clf_r: struct_pack(s := _clf_r.s, q := _clf_r.q)),
+        lambda _clf_l: _clf_let(
+            struct_pack(
+                p := CAST(len(list_filter(_clf_l, lambda _clf_r: _clf_r.q)) AS DOUBLE),
+                n := CAST(len(list_filter(_clf_l, lambda _clf_r: NOT _clf_r.q)) AS DOUBLE),
+                s1 := CAST(list_sum(list_transform(list_sort(_clf_l),
+                    lambda _clf_r, _clf_i: CASE WHEN _clf_r.q THEN _clf_i ELSE 0 END)) AS DOUBLE),
+                s2 := CAST(list_sum(list_transform(
+                    list_sort(list_transform(_clf_l, lambda _clf_r: struct_pack(s := _clf_r.s, nq := NOT _clf_r.q))),
+                    lambda _clf_r, _clf_i: CASE WHEN _clf_r.nq THEN 0 ELSE _clf_i END)) AS DOUBLE)),
+            lambda _clf_t: _clf_div((_clf_t.s1 + _clf_t.s2) / 2 - _clf_t.p * (_clf_t.p + 1) / 2, _clf_t.p * _clf_t.n, NULL)));
+
 -- Weighted AUROC: one pass over the rows sorted by score (list_reduce, ~7 us a row), closing each run of
 -- tied scores: area += P_run (N_below + N_run / 2); then area / (P N), on weights divided by
 -- the largest weight m. NULL with one class (or no weight left).
@@ -225,16 +247,83 @@ CREATE OR REPLACE MACRO _clf_auroc_weighted(rows) AS
             lambda _clf_r: CASE WHEN _clf_t.m > 0 THEN _clf_div(
                 _clf_r.a + _clf_r.p * (_clf_r.b + _clf_r.n / 2), (_clf_r.t + _clf_r.p) * (_clf_r.b + _clf_r.n), NULL) END));
 
-CREATE OR REPLACE MACRO clf_auroc(y, score, pos_label := 1, weight := NULL) AS
-    _clf_rank_guard(
+-- TRUE, or an error when max_fpr is neither NULL nor a number in (0, 1] (clfeval._options.max_fpr).
+CREATE OR REPLACE MACRO _clf_check_max_fpr(max_fpr, who) AS
+    CASE
+        WHEN max_fpr IS NULL THEN true
+        WHEN _clf_option_number(max_fpr) > 0 AND _clf_option_number(max_fpr) <= 1
+            AND NOT isnan(_clf_option_number(max_fpr)) THEN true
+        ELSE error(printf('clfeval: %smax_fpr = %s is not a number in (0, 1]; max_fpr is the '
+            || 'false positive rate where the partial area stops', who, _clf_show(max_fpr)))
+    END;
+
+-- One trapezoid of the partial ROC area from (x0, y0) to (x1, y1), cut at fpr = f: the whole
+-- trapezoid when x1 <= f, the part up to f (tpr interpolated, numpy.interp) when x0 <= f < x1,
+-- else 0 (clfeval._score.auroc_stat).
+CREATE OR REPLACE MACRO _clf_pauc_seg(x0, y0, x1, y1, f) AS
+    CASE
+        WHEN x1 <= f THEN (x1 - x0) * (y1 + y0) / 2
+        WHEN x0 <= f THEN (f - x0) * (y0 + (_clf_div(y1 - y0, x1 - x0, 0.0) * (f - x0) + y0)) / 2
+        ELSE 0.0
+    END;
+
+-- McClish-standardised partial AUROC up to fpr = max_fpr (scikit-learn roc_auc_score(max_fpr=)):
+-- one pass over the rows sorted by score, highest first (list_reduce), closing each run of tied
+-- scores at its ROC point (fp / N, tp / P) and adding the trapezoid from the previous point
+-- (_clf_pauc_seg); then 0.5 (1 + (A - f^2 / 2) / (f - f^2 / 2)). Weights are divided by the
+-- largest weight. NULL with one class (or no weight left).
+CREATE OR REPLACE MACRO _clf_auroc_partial(rows, max_fpr) AS
+    _clf_let(
+        struct_pack(
+            l := list_reverse_sort(rows),
+            m := list_max(list_transform(rows, lambda _clf_r: _clf_r.w)),
+            f := CAST(max_fpr AS DOUBLE)),
+        lambda _clf_t: _clf_let(
+            struct_pack(
+                l := _clf_t.l, m := _clf_t.m, f := _clf_t.f,
+                pt := list_sum(list_transform(_clf_t.l,
+                    lambda _clf_r: CASE WHEN _clf_r.q THEN _clf_r.w / _clf_t.m ELSE 0.0 END)),
+                nt := list_sum(list_transform(_clf_t.l,
+                    lambda _clf_r: CASE WHEN _clf_r.q THEN 0.0 ELSE _clf_r.w / _clf_t.m END))),
+            lambda _clf_u: _clf_let(
+                list_reduce(_clf_u.l,
+                    lambda _clf_acc, _clf_x: CASE
+                        WHEN _clf_x.s = _clf_acc.s THEN struct_pack(s := _clf_acc.s,
+                            p := _clf_acc.p + CASE WHEN _clf_x.q THEN _clf_x.w / _clf_u.m ELSE 0.0 END,
+                            n := _clf_acc.n + CASE WHEN _clf_x.q THEN 0.0 ELSE _clf_x.w / _clf_u.m END,
+                            tp := _clf_acc.tp, fp := _clf_acc.fp, a := _clf_acc.a)
+                        ELSE struct_pack(s := _clf_x.s,
+                            p := CASE WHEN _clf_x.q THEN _clf_x.w / _clf_u.m ELSE 0.0 END,
+                            n := CASE WHEN _clf_x.q THEN 0.0 ELSE _clf_x.w / _clf_u.m END,
+                            tp := _clf_acc.tp + _clf_acc.p, fp := _clf_acc.fp + _clf_acc.n,
+                            a := _clf_acc.a + _clf_pauc_seg(
+                                _clf_div(_clf_acc.fp, _clf_u.nt, 0.0), _clf_div(_clf_acc.tp, _clf_u.pt, 0.0),
+                                _clf_div(_clf_acc.fp + _clf_acc.n, _clf_u.nt, 0.0),
+                                _clf_div(_clf_acc.tp + _clf_acc.p, _clf_u.pt, 0.0), _clf_u.f))
+                    END,
+                    struct_pack(s := CAST('inf' AS DOUBLE), p := 0.0::DOUBLE, n := 0.0::DOUBLE,
+                        tp := 0.0::DOUBLE, fp := 0.0::DOUBLE, a := 0.0::DOUBLE)),
+                lambda _clf_r: CASE WHEN _clf_u.m > 0 AND _clf_u.pt > 0 AND _clf_u.nt > 0 THEN
+                    0.5 * (1 + (_clf_r.a + _clf_pauc_seg(
+                            _clf_div(_clf_r.fp, _clf_u.nt, 0.0), _clf_div(_clf_r.tp, _clf_u.pt, 0.0),
+                            _clf_div(_clf_r.fp + _clf_r.n, _clf_u.nt, 0.0),
+                            _clf_div(_clf_r.tp + _clf_r.p, _clf_u.pt, 0.0), _clf_u.f)
+                        - 0.5 * _clf_u.f * _clf_u.f) / (_clf_u.f - 0.5 * _clf_u.f * _clf_u.f)) END)));
+
+-- max_fpr := NULL (or 1) is the whole area; any other value is checked (_clf_check_max_fpr)
+-- and selects _clf_auroc_partial when the query is bound.
+CREATE OR REPLACE MACRO clf_auroc(y, score, pos_label := 1, weight := NULL, max_fpr := NULL) AS
+    CASE WHEN _clf_check_max_fpr(max_fpr, 'clf_auroc: ') THEN _clf_rank_guard(
         CASE
+            WHEN max_fpr IS NOT NULL AND _clf_option_number(max_fpr) <> 1
+                THEN _clf_auroc_partial(_clf_rank_rows(y, score, pos_label, weight), max_fpr)
             WHEN typeof([min(weight)]) = '"NULL"[]' THEN _clf_auroc_positions(y, score, pos_label)
             ELSE _clf_auroc_weighted(_clf_rank_rows(y, score, pos_label, weight))
         END,
-        y, score, pos_label, weight, 'clf_auroc');
+        y, score, pos_label, weight, 'clf_auroc') END;
 
 COMMENT ON MACRO clf_auroc IS
-'Area under the ROC curve: the probability that a positive (y = pos_label) scores above a negative, ties counting half (scikit-learn roc_auc_score, sample_weight included). Aggregate macro: clf_auroc(y, score, pos_label := 1, weight := NULL); the table macro of the same name takes a table: FROM clf_auroc(''preds'', ''y'', ''score''). NULL when the group has only one class. Rows with a NULL in y, score or weight, or a NaN score, are left out. Errors (clfeval: ...) on a score that holds no numbers, pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL and a NaN, infinite or negative weight. Python twin: clfeval.auroc.';
+'Area under the ROC curve: the probability that a positive (y = pos_label) scores above a negative, ties counting half (scikit-learn roc_auc_score, sample_weight included). Aggregate macro: clf_auroc(y, score, pos_label := 1, weight := NULL, max_fpr := NULL); max_fpr in (0, 1) gives the McClish-standardised partial area up to that false positive rate (scikit-learn roc_auc_score(max_fpr=): 0.5 random, 1 perfect), max_fpr := 1 the whole area. The table macro of the same name takes a table: FROM clf_auroc(''preds'', ''y'', ''score''). NULL when the group has only one class. Rows with a NULL in y, score or weight, or a NaN score, are left out. Errors (clfeval: ...) on a score that holds no numbers, pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a NaN, infinite or negative weight and max_fpr that is not a number in (0, 1]. Python twin: clfeval.auroc; multiclass: clf_auroc_ovr, clf_auroc_ovo.';
 
 -- Weighted average precision: scikit-learn's step sum over the distinct scores t, highest first:
 -- sum of (P_t / P) x precision(t), P_t the positive weight scored t and precision(t) the

@@ -82,6 +82,10 @@ SQL_LITERAL = {
 }
 
 
+# multiclass aggregates whose two-class value does not depend on a positive class
+POS_UNUSED = {"clf_mcc", "clf_balanced_accuracy", "clf_cohen_kappa"}
+
+
 def test_sql_macro_defaults() -> None:
     macros = _macro_defaults()
     assert {"clf_metrics", "clf_roc_curve", "clf_precision", "clf_calibration"} <= set(macros)
@@ -92,12 +96,15 @@ def test_sql_macro_defaults() -> None:
     for macro, params in macros.items():
         for option, default in params.items():
             base = macro.removeprefix("clf_").removesuffix("_multiclass")
+            base = base.removesuffix("_ovr").removesuffix("_ovo")
             if option == "average" and base in SCORE_AVERAGED:  # clf_auroc_multiclass
                 assert default == f"'{DEFAULTS['score_average']}'", (macro, default)
             elif option == "multi_class":
                 assert default == f"'{DEFAULTS['multi_class']}'", (macro, default)
             elif option == "k":
                 assert default == str(DEFAULTS["k"]), (macro, default)
+            elif option == "pos_label" and macro in POS_UNUSED:  # given, it raises
+                assert default == "NULL", (macro, default)
             elif option == "drop_intermediate":
                 assert default == str(CURVES[base]).lower(), (macro, default)
             elif option in SQL_LITERAL:

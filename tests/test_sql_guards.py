@@ -162,10 +162,14 @@ def call(
     the macro does not take are left out."""
     if beta is not None:
         options["beta"] = beta
+    if spec(name).multiclass:  # a LIST of per-class scores (two classes, labels [0, 1])
+        options.setdefault("labels", "[0, 1]")
     options = {k: v for k, v in options.items() if takes(name, k)}
     roles = spec(name).roles
     if other is None:
         other = {"yhat": "yhat", "score": "s", "proba": "p"}.get(roles[-1])
+    if spec(name).multiclass:
+        other = f"[{other}, {other}]"
     if name in sql.TABLE_MACROS:
         args = [f"'{table}'", f"'{y}'", f"'{other}'"]
         if weight is not None:
@@ -473,7 +477,7 @@ def test_probabilities_outside_the_unit_interval_raise(con, name):
     fails(con, call(name, other="stext"), "holds no numbers")
 
 
-@pytest.mark.parametrize("name", [m for m in WITH_PROBA if m in sql.AGGREGATE_MACROS])
+@pytest.mark.parametrize("name", [m for m in WITH_PROBA if m in AGGREGATES])
 def test_nan_probabilities_count_as_null_in_aggregates(con, name):
     nan = rows(con, call(name, other="CASE WHEN wnan = wnan THEN p ELSE 'nan'::DOUBLE END"))
     null = rows(con, call(name, other="CASE WHEN wnan = wnan THEN p END"))

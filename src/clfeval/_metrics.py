@@ -211,11 +211,11 @@ METRICS: dict[str, Metric] = {
         ),
         Metric(
             "ks", "score", "KS statistic", "max |TPR − FPR| over thresholds", "one class: null",
-            None, None, in_metrics=False,
+            None, "clf_ks", in_metrics=False,
         ),
         Metric(
             "top_k_accuracy", "score", "Top-k accuracy", "share of rows whose class is in the k "
-            "highest scores", "no row: null", "top_k_accuracy_score", None, in_metrics=False,
+            "highest scores", "no row: null", "top_k_accuracy_score", "clf_top_k_accuracy", in_metrics=False,
             params=("k",),
         ),
         Metric(
@@ -228,7 +228,7 @@ METRICS: dict[str, Metric] = {
         ),
         Metric(
             "ece", "proba", "Expected calibration error", "Σ_b (n_b / n)·|acc_b − conf_b|",
-            "no row: null", None, None, in_metrics=False, params=("n_bins",),
+            "no row: null", None, "clf_ece", in_metrics=False, params=("n_bins",),
         ),
     )
 }  # fmt: skip

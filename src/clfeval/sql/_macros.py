@@ -15,7 +15,7 @@ class Macro:
     positional: tuple[str, ...] = ()  # parameters passed by position after the columns
     probability: bool = False  # the score column holds probabilities in [0, 1]
     binary: bool = False  # pos_label against the rest (a label macro: sklearn's binary rules)
-    multiclass: bool = False  # the second column argument is a list of per-class score columns
+    multiclass: bool = False  # the score argument is per-class scores (columns, or a LIST), labels= needed
     covers_y: bool = False  # (multiclass) every class of y needs a score column, as the curves
 
 
@@ -108,6 +108,37 @@ AGGREGATE_MACROS: dict[str, Macro] = {
     "clf_log_loss": Macro(("y", "proba"), ("pos_label", "weight"), ("log_loss",), probability=True),
     "clf_brier": Macro(("y", "proba"), ("pos_label", "weight"), ("brier",), probability=True),
     # also table macros (TABLE_MACROS): the runner looks a name up per kind
-    "clf_auroc": Macro(("y", "score"), ("pos_label", "weight"), ("auroc",)),
+    "clf_auroc": Macro(("y", "score"), ("pos_label", "weight", "max_fpr"), ("auroc",)),
     "clf_average_precision": Macro(("y", "score"), ("pos_label", "weight"), ("average_precision",)),
+    "clf_ks": Macro(("y", "score"), ("pos_label", "weight"), ("ks",)),
+    "clf_ece": Macro(
+        ("y", "proba"), ("n_bins", "kind", "pos_label", "weight"), ("ece",), probability=True
+    ),
+    # multiclass: the score column is a LIST (or ARRAY) of per-class scores in labels= order
+    # (one name per form: DuckDB macros cannot take a scalar and a list under one name cheaply)
+    "clf_auroc_ovr": Macro(
+        ("y", "score"), ("labels", "average", "weight"), ("auroc",), multiclass=True
+    ),
+    "clf_auroc_ovo": Macro(
+        ("y", "score"), ("labels", "average", "weight"), ("auroc",), multiclass=True
+    ),
+    "clf_average_precision_ovr": Macro(
+        ("y", "score"), ("labels", "average", "weight"), ("average_precision",), multiclass=True
+    ),
+    "clf_top_k_accuracy": Macro(
+        ("y", "score"), ("labels", "k", "weight"), ("top_k_accuracy",), multiclass=True
+    ),
+    "clf_log_loss_multiclass": Macro(
+        ("y", "proba"), ("labels", "weight"), ("log_loss",), probability=True, multiclass=True
+    ),
+    "clf_brier_multiclass": Macro(
+        ("y", "proba"), ("labels", "weight"), ("brier",), probability=True, multiclass=True
+    ),
+    "clf_ece_multiclass": Macro(
+        ("y", "proba"),
+        ("labels", "n_bins", "kind", "weight"),
+        ("ece",),
+        probability=True,
+        multiclass=True,
+    ),
 }

@@ -195,6 +195,8 @@ class _Call:
     @property
     def binary(self) -> bool:
         """sklearn's binary rules apply: a binary aggregate, or clf_metrics' 'binary'."""
+        if self.spec.multiclass:
+            return False
         averaged = "average" in self.spec.options
         return self.spec.binary or (averaged and self.params.get("average", "binary") == "binary")
 
@@ -255,6 +257,10 @@ def _source(con: duckdb.DuckDBPyConnection, data: Data, call: _Call) -> Iterator
         yield _Source(data, None, classes, None, cast or schema[roles["y"]])
         return
     data = as_polars(data)  # a frame or an Arrow stream; a table is named by a string
+    if call.spec.multiclass and call.scores is None:  # an aggregate's LIST column
+        with _multiclass_source(con, data, call) as src:
+            yield src
+        return
     prep = _validate.prepare(
         data,
         y=roles["y"],
@@ -294,6 +300,74 @@ def _source(con: duckdb.DuckDBPyConnection, data: Data, call: _Call) -> Iterator
     con.register(name, frame)
     try:
         yield _Source(name, enum, prep.classes, prep.n_excluded, schema[roles["y"]])
+    finally:
+        con.unregister(name)
+
+
+@contextmanager
+def _multiclass_source(
+    con: duckdb.DuckDBPyConnection, data: pl.DataFrame | pl.LazyFrame, call: _Call
+) -> Iterator[_Source]:
+    """A LIST score column checked as the front door checks per-class columns: one column
+    per class of ``labels`` (a short list gives nulls), through ``_validate.prepare`` with
+    the mapping ``{label: column}``, then packed back into one list column for the macro."""
+    roles = call.roles
+    score, labels = roles[call.spec.roles[-1]], _options.labels(call.params.get("labels"))
+    if labels is None or len(labels) < 2:
+        raise InputError(
+            f"{call.spec.roles[-1]} column {score!r} holds per-class scores; labels={labels!r} "
+            "must list at least two classes",
+            role="labels",
+            rule="score_labels",
+            hint="pass labels=[...] in the order of the list's elements",
+        )
+    lf = data.lazy()
+    if not isinstance(lf.collect_schema()[score], pl.List | pl.Array):
+        raise InputError(
+            f"column {score!r} ({call.spec.roles[-1]}) is not a List/Array of per-class scores",
+            column=score,
+            role=call.spec.roles[-1],
+            rule="dtype",
+            hint="pass one List/Array column, element i the score of labels[i]",
+        )
+    taken = set(lf.collect_schema().names())
+    parts = [f"{score}[{i}]" for i in range(len(labels))]  # messages name column 'p[0]'
+    while taken & set(parts):
+        parts = [f"{p}'" for p in parts]
+    lf = lf.with_columns(
+        pl.col(score).cast(pl.List(pl.Float64), strict=False).list.get(i, null_on_oob=True).alias(c)
+        for i, c in enumerate(parts)
+    )
+    prep = _validate.prepare(
+        lf,
+        y=roles["y"],
+        score=dict(zip(labels, parts)),
+        weight=call.weight,
+        by=call.by,
+        labels=labels,
+        missing=call.missing,  # type: ignore[arg-type]
+        nonfinite=call.nonfinite,  # type: ignore[arg-type]
+        probability=call.spec.probability,
+        classes=False,
+        scan_lazy=True,
+        outputs=call.spec.outputs,
+        score_role="proba" if call.spec.roles[-1] == "proba" else "score",
+    )
+    schema = prep.frame.collect_schema()
+    y = roles["y"]
+    enum = _enum_of(schema, [y])
+    exprs = [pl.col(y).cast(enum).to_physical() if enum is not None else pl.col(y)]
+    if isinstance(schema[y], pl.Categorical | pl.Enum) and enum is None:
+        exprs = [pl.col(y).cast(pl.String)]
+    exprs += [pl.col(b) for b in prep.by if b not in (y, score)]
+    if call.weight is not None and call.weight not in (y, score, *prep.by):
+        exprs.append(pl.col(call.weight))
+    exprs.append(pl.concat_list(parts).alias(score))
+    frame = prep.frame.select(exprs)
+    name = f"__clf_input_{secrets.token_hex(6)}"
+    con.register(name, frame)
+    try:
+        yield _Source(name, enum, prep.classes, prep.n_excluded, schema[y])
     finally:
         con.unregister(name)
 
