@@ -39,7 +39,17 @@ def test_every_surface_has_the_metric(name: str) -> None:
         assert name in ce.__all__
     if m.sql is not None:
         assert m.sql in MACROS, f"{m.sql} is not in sql/*.sql"
-        assert m.sql in AGGREGATE_MACROS or m.sql in ce.sql.TABLE_MACROS
+        assert m.sql in AGGREGATE_MACROS, m.sql
+    for multi_class in ("ovr", "ovo"):
+        if m.sql_per_class is not None:
+            per_class = m.sql_per_class.format(multi_class=multi_class)
+            assert AGGREGATE_MACROS[per_class].multiclass, per_class
+    if m.table is not None:
+        assert name in ce.sql.TABLE_MACROS[m.table].outputs or (
+            name == "ece" and "ece" in ce.sql.TABLE_MACROS[m.table].outputs[0]
+        )
+    if m.table_per_class is not None:
+        assert ce.sql.TABLE_MACROS[m.table_per_class].multiclass
     if m.in_metrics:
         known = (*_metric_table.LABEL_METRICS, *_metric_table.SCORE_DEFAULT)
         assert name in known

@@ -87,6 +87,9 @@ class Metric:
     params: tuple[str, ...] = ()  # options beyond the family's own (beta, weights, ...)
     expression: bool = True  # clfeval.<name> is its Polars expression
     table: str | None = None  # a DuckDB table macro with a column of this name
+    # the DuckDB aggregate and table macros over per-class scores ({multi_class}: ovr, ovo)
+    sql_per_class: str | None = None
+    table_per_class: str | None = None
     generated: bool = False  # clfeval.sql.query("metrics", metrics=[name]) computes it
 
 
@@ -181,6 +184,7 @@ METRICS: dict[str, Metric] = {
         ),
         Metric(
             "mcc", "label", "Matthews correlation",
+            "(c·n − Σₖ pₖ·tₖ) / √((n² − Σₖ pₖ²)(n² − Σₖ tₖ²)); two classes: "
             "(tp·tn − fp·fn) / √((tp+fp)(tp+fn)(tn+fp)(tn+fn))",
             "a constant marginal: 0 (scikit-learn)", "matthews_corrcoef", "clf_mcc", _mcc,
             default=6, at_threshold=True, table="clf_metrics", generated=True,
@@ -203,11 +207,13 @@ METRICS: dict[str, Metric] = {
             "auroc", "score", "AUROC", "P(score₊ > score₋) + ½·P(tie)", "one class: null",
             "roc_auc_score", "clf_auroc", default=7,
             params=("max_fpr", "multi_class", "average"), table="clf_auroc", generated=True,
+            sql_per_class="clf_auroc_{multi_class}", table_per_class="clf_auroc_multiclass",
         ),
         Metric(
             "average_precision", "score", "Average precision", "Σ (Rₙ − Rₙ₋₁)·Pₙ",
             "no positive: null", "average_precision_score", "clf_average_precision",
             default=8, table="clf_average_precision", generated=True,
+            sql_per_class="clf_average_precision_ovr",
         ),
         Metric(
             "ks", "score", "KS statistic", "max |TPR − FPR| over thresholds", "one class: null",
@@ -215,20 +221,24 @@ METRICS: dict[str, Metric] = {
         ),
         Metric(
             "top_k_accuracy", "score", "Top-k accuracy", "share of rows whose class is in the k "
-            "highest scores", "no row: null", "top_k_accuracy_score", "clf_top_k_accuracy", in_metrics=False,
+            "highest scores", "no row: null", "top_k_accuracy_score", None, in_metrics=False,
             params=("k",),
+            sql_per_class="clf_top_k_accuracy", table_per_class="clf_top_k_accuracy",
         ),
         Metric(
             "log_loss", "proba", "Log loss", "mean −log p(actual class), p clipped to [ε, 1 − ε]",
             "no row: null", "log_loss", "clf_log_loss", default=9, generated=True,
+            sql_per_class="clf_log_loss_multiclass",
         ),
         Metric(
             "brier", "proba", "Brier score", "mean Σ_c (1[y = c] − p_c)²", "no row: null",
             "brier_score_loss", "clf_brier", default=10, generated=True,
+            sql_per_class="clf_brier_multiclass",
         ),
         Metric(
             "ece", "proba", "Expected calibration error", "Σ_b (n_b / n)·|acc_b − conf_b|",
             "no row: null", None, "clf_ece", in_metrics=False, params=("n_bins",),
+            table="clf_ece", sql_per_class="clf_ece_multiclass", table_per_class="clf_ece_multiclass",
         ),
     )
 }  # fmt: skip
@@ -268,7 +278,8 @@ def markdown_table() -> str:
     ]
     for m in METRICS.values():
         python = f"`ce.{m.name}`" if m.expression else "`thresholds()` column"
-        sql = f"`{m.sql}`" if m.sql else "—"
+        macros = [m.sql, m.sql_per_class and m.sql_per_class.format(multi_class="ovr|ovo")]
+        sql = ", ".join(f"`{x}`" for x in macros if x) or "—"
         ref = f"`{m.sklearn}`" if m.sklearn else "—"
         cells = [m.title, m.formula, m.undefined, python, sql, ref]
         rows.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
