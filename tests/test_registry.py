@@ -155,6 +155,8 @@ def test_generated_metrics_names() -> None:
     with pytest.raises(ce.InputError, match="needs score="):
         sqlgen.query("metrics", table="t", y="y", yhat="p", metrics=["auroc"])
     with pytest.raises(ce.InputError, match="kappa_weights"):
-        sqlgen.query("metrics", table="t", y="y", yhat="p", metrics=["cohen_kappa"], kappa_weights="cubic")
+        sqlgen.query(
+            "metrics", table="t", y="y", yhat="p", metrics=["cohen_kappa"], kappa_weights="cubic"
+        )
     with pytest.raises(ce.InputError, match="'f2'"):
         sqlgen.query("metrics", table="t", y="y", yhat="p", metrics=["f2"])

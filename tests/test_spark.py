@@ -172,7 +172,9 @@ def test_spark_twins_equal_polars(spark, views, data: str, average: str, kappa_w
         weight="w" if case.weighted else None, pos_label=case.pos_label, average=average,
         metrics=names, kappa_weights=kappa_weights, dialect="spark",
     )  # fmt: skip
-    got = pl.DataFrame([tuple(r) for r in spark.sql(sql).collect()], schema=["g1", "g2", *names], orient="row")
+    got = pl.DataFrame(
+        [tuple(r) for r in spark.sql(sql).collect()], schema=["g1", "g2", *names], orient="row"
+    )
     frame = pl.from_arrow(case.arrow())
     expected = ce.metrics(
         frame, "y", "yhat", by=["g1", "g2"], weight="w" if case.weighted else None,

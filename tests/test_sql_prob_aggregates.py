@@ -82,7 +82,9 @@ def prob_frames(draw: st.DrawFn) -> tuple[pl.DataFrame, list[Any]]:
     n = draw(st.integers(1, 50))
     label = st.one_of(*[st.sampled_from(classes)] * 8, st.none())
     y = draw(st.lists(label, min_size=n, max_size=n))
-    raw = draw(st.lists(st.lists(st.integers(0, 4), min_size=k, max_size=k), min_size=n, max_size=n))
+    raw = draw(
+        st.lists(st.lists(st.integers(0, 4), min_size=k, max_size=k), min_size=n, max_size=n)
+    )
     probs = [[v / sum(r) for v in r] if sum(r) else [1.0 / k] * k for r in raw]
     holes = draw(st.lists(st.integers(0, 12), min_size=n, max_size=n))  # 0: a NULL score
     for row, h in zip(probs, holes):
@@ -102,7 +104,13 @@ def prob_frames(draw: st.DrawFn) -> tuple[pl.DataFrame, list[Any]]:
     s = [None if r[-1] is None else round(r[-1] * 3) / 3 for r in probs]  # ties
     dtype = pl.String if text else pl.Int64
     cols: dict[str, Any] = {"g": g, "y": y, "w": w, "y01": y01, "s": s}
-    schema: dict[str, Any] = {"g": pl.String, "y": dtype, "w": pl.Float64, "y01": pl.Int64, "s": pl.Float64}
+    schema: dict[str, Any] = {
+        "g": pl.String,
+        "y": dtype,
+        "w": pl.Float64,
+        "y01": pl.Int64,
+        "s": pl.Float64,
+    }
     for i in range(k):
         cols[f"p{i}"] = [r[i] for r in probs]
         schema[f"p{i}"] = pl.Float64
@@ -140,7 +148,11 @@ def _group(df: pl.DataFrame, g: str, k: int, classes: list[Any], weighted: bool)
 
 
 @SETTINGS
-@given(data=prob_frames(), weighted=st.booleans(), average=st.sampled_from(["macro", "weighted", "micro"]))
+@given(
+    data=prob_frames(),
+    weighted=st.booleans(),
+    average=st.sampled_from(["macro", "weighted", "micro"]),
+)
 def test_ovr_ranking_macros_equal_polars_and_sklearn(con, data, weighted, average):
     df, classes = data
     k = len(classes)
@@ -166,16 +178,25 @@ def test_ovr_ranking_macros_equal_polars_and_sklearn(con, data, weighted, averag
         want = _sk(skm.roc_auc_score, onehot, p, average=average, sample_weight=w)
         assert _same(row["c0"], want), ("ovr", row["g"], row["c0"], want)
         if w is None and k > 2:
-            want = _sk(skm.roc_auc_score, y, p, multi_class="ovo", average=ovo_avg, labels=sorted(classes))
+            want = _sk(
+                skm.roc_auc_score, y, p, multi_class="ovo", average=ovo_avg, labels=sorted(classes)
+            )
             assert _same(row["c1"], want), ("ovo", row["g"], row["c1"], want)
         want = _sk(skm.average_precision_score, onehot, p, average=average, sample_weight=w)
         assert _same(row["c2"], want), ("ap", row["g"], row["c2"], want)
 
 
 @SETTINGS
-@given(data=prob_frames(), weighted=st.booleans(), topk=st.integers(1, 4),
-       n_bins=st.integers(1, 12), kind=st.sampled_from(["expected", "max"]))
-def test_multiclass_probability_macros_equal_polars_and_sklearn(con, data, weighted, topk, n_bins, kind):
+@given(
+    data=prob_frames(),
+    weighted=st.booleans(),
+    topk=st.integers(1, 4),
+    n_bins=st.integers(1, 12),
+    kind=st.sampled_from(["expected", "max"]),
+)
+def test_multiclass_probability_macros_equal_polars_and_sklearn(
+    con, data, weighted, topk, n_bins, kind
+):
     df, classes = data
     k = len(classes)
     mapping = {c: f"p{i}" for i, c in enumerate(classes)}
@@ -194,20 +215,38 @@ def test_multiclass_probability_macros_equal_polars_and_sklearn(con, data, weigh
     for row in got.iter_rows(named=True):
         y, p, w = _group(df, row["g"], k, classes, weighted)
         if not len(y) or (w is not None and w.sum() == 0):
-            assert row["c0"] is None and row["c2"] is None
+            assert row["c0"] is None
+            assert row["c2"] is None
             continue
         want = _sk(skm.log_loss, list(y), p, labels=sorted(classes), sample_weight=w)
         assert _same(row["c0"], want), ("log_loss", row["g"], row["c0"], want)
         if k > 2:
             want = _sk(skm.brier_score_loss, list(y), p, labels=sorted(classes), sample_weight=w)
             assert _same(row["c1"], want), ("brier", row["g"], row["c1"], want)
-            want = _sk(skm.top_k_accuracy_score, list(y), p, k=topk, labels=sorted(classes), sample_weight=w)
-            assert classes != sorted(classes) or _same(row["c2"], want), ("top_k", row["g"], row["c2"], want)
+            want = _sk(
+                skm.top_k_accuracy_score,
+                list(y),
+                p,
+                k=topk,
+                labels=sorted(classes),
+                sample_weight=w,
+            )
+            assert classes != sorted(classes) or _same(row["c2"], want), (
+                "top_k",
+                row["g"],
+                row["c2"],
+                want,
+            )
 
 
 @SETTINGS
-@given(data=prob_frames(), weighted=st.booleans(), max_fpr=st.sampled_from([0.05, 0.3, 0.5, 0.99, 1.0]),
-       n_bins=st.integers(1, 12), kind=st.sampled_from(["expected", "max"]))
+@given(
+    data=prob_frames(),
+    weighted=st.booleans(),
+    max_fpr=st.sampled_from([0.05, 0.3, 0.5, 0.99, 1.0]),
+    n_bins=st.integers(1, 12),
+    kind=st.sampled_from(["expected", "max"]),
+)
 def test_binary_score_macros_equal_polars_and_sklearn(con, data, weighted, max_fpr, n_bins, kind):
     df, _ = data
     w_sql, w_pl = (", weight := w", "w") if weighted else ("", None)
@@ -227,7 +266,8 @@ def test_binary_score_macros_equal_polars_and_sklearn(con, data, weighted, max_f
         pos = w[y == 1].sum() if w is not None else (y == 1).sum()
         neg = w[y == 0].sum() if w is not None else (y == 0).sum()
         if pos == 0 or neg == 0:
-            assert row["c0"] is None and row["c1"] is None
+            assert row["c0"] is None
+            assert row["c1"] is None
             continue
         want = _sk(skm.roc_auc_score, y, s, max_fpr=max_fpr, sample_weight=w)
         assert _same(row["c0"], want), ("auroc", row["g"], row["c0"], want)
@@ -276,7 +316,9 @@ def test_arrays_and_short_lists(con):
     df = con.sql("SELECT y, l FROM arr").pl()
     want = df.select(ce.auroc("y", "l", labels=["a", "b", "c"])).item()
     assert _same(as_list[0][0], want)
-    rows5 = con.sql("SELECT clf_auroc_ovr(y, l, labels := ['a', 'b', 'c']) FROM arr WHERE len(l) >= 3").fetchall()
+    rows5 = con.sql(
+        "SELECT clf_auroc_ovr(y, l, labels := ['a', 'b', 'c']) FROM arr WHERE len(l) >= 3"
+    ).fetchall()
     assert _same(as_list[0][0], rows5[0][0])
     assert as_array[0][0] is not None
 
@@ -307,21 +349,39 @@ def test_multiclass_errors(con, name):
     _fails(con, f"SELECT {name}(y, p0, labels := [1, 0]) FROM et",
            f"clfeval: {name}: scores (DECIMAL(2,1)) is not a LIST of per-class")  # fmt: skip
     _fails(con, f"SELECT {name}(y, [ys, ys], labels := [1, 0]) FROM et", "holds no numbers")
-    _fails(con, f"SELECT {name}(y, [p0, p1]) FROM et", f"clfeval: {name}: labels = NULL; per-class scores need labels")
-    _fails(con, f"SELECT {name}(y, [p0, p1], labels := [1]) FROM et", "labels = [1] lists fewer than two classes")
+    _fails(
+        con,
+        f"SELECT {name}(y, [p0, p1]) FROM et",
+        f"clfeval: {name}: labels = NULL; per-class scores need labels",
+    )
+    _fails(
+        con,
+        f"SELECT {name}(y, [p0, p1], labels := [1]) FROM et",
+        "labels = [1] lists fewer than two classes",
+    )
     _fails(con, f"SELECT {name}(y, [p0, p1], labels := []) FROM et", "labels = [] lists no class")
-    _fails(con, f"SELECT {name}(y, [p0, p1], labels := [1, 1]) FROM et", "lists a class more than once")
+    _fails(
+        con, f"SELECT {name}(y, [p0, p1], labels := [1, 1]) FROM et", "lists a class more than once"
+    )
     _fails(con, f"SELECT {name}(y, [p0, p1], labels := ['1', '0']) FROM et",
            "hold different kinds of labels", "text never equals a number")  # fmt: skip
-    _fails(con, f"SELECT {name}(ys, [p0, p1], labels := [1, 0]) FROM et", "hold different kinds of labels")
+    _fails(
+        con,
+        f"SELECT {name}(ys, [p0, p1], labels := [1, 0]) FROM et",
+        "hold different kinds of labels",
+    )
     _fails(con, f"SELECT {name}(y, [p0, p1], labels := [1, 0], weight := wneg) FROM et",
            f"clfeval: {name}: weight has 1 negative value(s) (min -1.0); weights must be finite and >= 0")  # fmt: skip
     _fails(con, f"SELECT {name}(y, p0, labels := [1, 0]) FROM et WHERE false", "is not a LIST")
     if "proba" in sql.AGGREGATE_MACROS[name].roles:
         _fails(con, f"SELECT {name}(y, [p0, p1 + 1], labels := [1, 0]) FROM et",
                f"clfeval: {name} got probabilities outside [0, 1] (min 0.2, max 1.8)")  # fmt: skip
-        nan = con.sql(f"SELECT {name}(y, [p0, CASE WHEN wneg < 0 THEN 'nan'::DOUBLE ELSE p1 END], labels := [1, 0]) FROM et").fetchall()
-        null = con.sql(f"SELECT {name}(y, [p0, p1], labels := [1, 0]) FROM et WHERE wneg >= 0").fetchall()
+        nan = con.sql(
+            f"SELECT {name}(y, [p0, CASE WHEN wneg < 0 THEN 'nan'::DOUBLE ELSE p1 END], labels := [1, 0]) FROM et"
+        ).fetchall()
+        null = con.sql(
+            f"SELECT {name}(y, [p0, p1], labels := [1, 0]) FROM et WHERE wneg >= 0"
+        ).fetchall()
         assert _same(nan[0][0], null[0][0])
 
 
@@ -336,24 +396,38 @@ def test_option_errors(con):
            "average = 'x' is not one of")  # fmt: skip
     for k in ("0", "2.5", "NULL", "'2'", "true", "3000000000"):
         _fails(con, f"SELECT clf_top_k_accuracy(y, [p0, p1], labels := [1, 0], k := {k}) FROM et",
-               f"clfeval: clf_top_k_accuracy: k = ", "is not an integer from 1 to 2,147,483,648")  # fmt: skip
+               "clfeval: clf_top_k_accuracy: k = ", "is not an integer from 1 to 2,147,483,648")  # fmt: skip
     for kind in ("'mean'", "NULL"):
         _fails(con, f"SELECT clf_ece(y, p0, kind := {kind}) FROM et",
                "clfeval: clf_ece: kind = ", "is not one of 'expected', 'max'")  # fmt: skip
         _fails(con, f"SELECT clf_ece_multiclass(y, [p0, p1], labels := [1, 0], kind := {kind}) FROM et",
                "clf_ece_multiclass: kind = ")  # fmt: skip
     for n_bins in ("0", "1001", "2.5", "NULL"):
-        _fails(con, f"SELECT clf_ece(y, p0, n_bins := {n_bins}) FROM et", "is not an integer from 1 to 1,000")
+        _fails(
+            con,
+            f"SELECT clf_ece(y, p0, n_bins := {n_bins}) FROM et",
+            "is not an integer from 1 to 1,000",
+        )
         _fails(con, f"SELECT clf_ece_multiclass(y, [p0, p1], labels := [1, 0], n_bins := {n_bins}) FROM et",
                "is not an integer from 1 to 1,000")  # fmt: skip
     for fpr in ("0", "1.5", "-0.1", "'a'", "'nan'::DOUBLE"):
         _fails(con, f"SELECT clf_auroc(y, p0, max_fpr := {fpr}) FROM et",
                "clfeval: clf_auroc: max_fpr = ", "is not a number in (0, 1]; max_fpr is the false positive rate")  # fmt: skip
-    _fails(con, "SELECT clf_ks(ys, p0) FROM et", "clfeval: clf_ks: y (VARCHAR) and pos_label (INTEGER)")
+    _fails(
+        con, "SELECT clf_ks(ys, p0) FROM et", "clfeval: clf_ks: y (VARCHAR) and pos_label (INTEGER)"
+    )
     _fails(con, "SELECT clf_ks(y, ys) FROM et", "clfeval: clf_ks: score (VARCHAR) holds no numbers")
     _fails(con, "SELECT clf_ks(y, p0, weight := wneg) FROM et", "clf_ks: weight has 1 negative")
-    _fails(con, "SELECT clf_ece(ys, p0) FROM et", "clfeval: clf_ece: y (VARCHAR) and pos_label (INTEGER)")
-    _fails(con, "SELECT clf_ece(y, p0 + 1) FROM et", "clfeval: clf_ece got probabilities outside [0, 1]")
+    _fails(
+        con,
+        "SELECT clf_ece(ys, p0) FROM et",
+        "clfeval: clf_ece: y (VARCHAR) and pos_label (INTEGER)",
+    )
+    _fails(
+        con,
+        "SELECT clf_ece(y, p0 + 1) FROM et",
+        "clfeval: clf_ece got probabilities outside [0, 1]",
+    )
     _fails(con, "SELECT clf_ece(y, p0, weight := wneg) FROM et", "clf_ece: weight has 1 negative")
 
 
@@ -364,7 +438,11 @@ def test_the_python_runner_runs_every_new_macro():
     df = pl.DataFrame({"g": rng.integers(0, 3, n), "y": rng.choice(["a", "b", "c"], n),
                        "pl": p.tolist(), "w": rng.integers(0, 4, n).astype(float),
                        "y01": rng.integers(0, 2, n), "s": rng.random(n)})  # fmt: skip
-    m = {"a": pl.col("pl").list.get(0), "b": pl.col("pl").list.get(1), "c": pl.col("pl").list.get(2)}
+    m = {
+        "a": pl.col("pl").list.get(0),
+        "b": pl.col("pl").list.get(1),
+        "c": pl.col("pl").list.get(2),
+    }
     lab = ["a", "b", "c"]
     runs = [
         ("clf_auroc_ovr", "y", "pl", {"labels": lab, "average": "weighted"}, ce.auroc("y", m, average="weighted", weight="w")),
@@ -388,8 +466,8 @@ def test_the_python_runner_runs_every_new_macro():
         sql.aggregate("clf_auroc_ovr", df, "y", "pl")
     with pytest.raises(ce.InputError, match="k=0 is not an integer"):
         sql.aggregate("clf_top_k_accuracy", df, "y", "pl", labels=lab, k=0)
+    bad = df.with_columns(pl.col("pl").list.eval(pl.element() * 2))
     with pytest.raises(ce.InputError, match="outside"):
-        bad = df.with_columns(pl.col("pl").list.eval(pl.element() * 2))
         sql.aggregate("clf_log_loss_multiclass", bad, "y", "pl", labels=lab)
 
 
@@ -403,7 +481,9 @@ def _cli() -> str | None:
 CLI = _cli()
 
 
-@pytest.mark.skipif(CLI is None and os.environ.get("CI") != "true", reason="no duckdb command-line client")
+@pytest.mark.skipif(
+    CLI is None and os.environ.get("CI") != "true", reason="no duckdb command-line client"
+)
 def test_cli_runs_the_new_macros_like_python(con, tmp_path):
     assert CLI is not None
     table = ("CREATE TABLE t AS SELECT CASE WHEN i % 3 = 0 THEN 'a' ELSE 'b' END AS g, "

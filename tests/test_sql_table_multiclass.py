@@ -127,7 +127,7 @@ def _macro(con: duckdb.DuckDBPyConnection, df: pl.DataFrame, name: str, *args: s
     """``FROM name('t', $a0, ..., key := $key ...)`` with every value bound."""
     con.register("t", df)
     binds = {f"a{i}": a for i, a in enumerate(args)}
-    binds.update({k: v for k, v in named.items()})
+    binds.update(dict(named.items()))
     params = [f"$a{i}" for i in range(len(args))] + [f"{k} := ${k}" for k in named]
     try:
         return con.sql(f"FROM {name}('t', {', '.join(params)})", params=binds).pl()
@@ -434,7 +434,9 @@ def test_a_text_column_among_number_columns_raises(bad):
     """DuckDB refuses to list text with numbers when it binds the query (before the macro's
     own check); the Python front door names the column first."""
     with pytest.raises(duckdb.Error):
-        bad.sql("FROM clf_auroc_multiclass('m', 'y', ['pa', 'txt'], labels := ['a', 'b'])").fetchall()
+        bad.sql(
+            "FROM clf_auroc_multiclass('m', 'y', ['pa', 'txt'], labels := ['a', 'b'])"
+        ).fetchall()
     df = pl.DataFrame({"y": ["a", "b"], "pa": [0.2, 0.4], "txt": ["x", "y"]})
     with pytest.raises(ce.InputError, match="'txt'"):
         ce.sql.auroc(df, "y", {"a": "pa", "b": "txt"})
@@ -585,6 +587,7 @@ def test_cli_runs_the_new_macros_like_the_package(tmp_path, con):
         for row, ref in zip(got, want):
             for a, b in zip(row.values(), ref):
                 if isinstance(b, float):
-                    assert a is not None and math.isclose(float(a), b, abs_tol=TOL), (query, a, b)
+                    assert a is not None, (query, a, b)
+                    assert math.isclose(float(a), b, abs_tol=TOL), (query, a, b)
                 else:
                     assert a == b or str(a) == str(b), (query, a, b)

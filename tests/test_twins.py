@@ -60,8 +60,16 @@ OPTION_VALUES: dict[str, list[Any]] = {
 PER_CLASS = {"multi_class"}
 # (engine, metric, option): why that engine does not take the option.
 UNSUPPORTED: dict[tuple[str, str, str], str] = {
-    ("frame", "balanced_accuracy", "adjusted"): "ce.metrics has no adjusted=; use ce.balanced_accuracy",
-    ("duckdb table", "balanced_accuracy", "adjusted"): "clf_metrics has no adjusted :=; use the aggregate",
+    (
+        "frame",
+        "balanced_accuracy",
+        "adjusted",
+    ): "ce.metrics has no adjusted=; use ce.balanced_accuracy",
+    (
+        "duckdb table",
+        "balanced_accuracy",
+        "adjusted",
+    ): "clf_metrics has no adjusted :=; use the aggregate",
     ("generated SQL", "balanced_accuracy", "adjusted"): "not generated; use ce.balanced_accuracy",
     ("generated SQL", "auroc", "max_fpr"): "the generated SQL has the full area only",
 }
@@ -98,7 +106,9 @@ def scenarios(name: str) -> list[dict[str, Any]]:
 
 
 CASES = [
-    pytest.param(name, opts, id=f"{name}-{'-'.join(f'{k}={v}' for k, v in opts.items()) or 'default'}")
+    pytest.param(
+        name, opts, id=f"{name}-{'-'.join(f'{k}={v}' for k, v in opts.items()) or 'default'}"
+    )
     for name, m in METRICS.items()
     if m.expression
     for opts in scenarios(name)
@@ -117,7 +127,15 @@ ENGINES = {
 def test_unsupported_is_still_unsupported(engine: str, name: str, option: str) -> None:
     """Each entry of UNSUPPORTED is true: that engine refuses that option (else drop it)."""
     m = METRICS[name]
-    df = pl.DataFrame({"g": ["a"] * 4, "y": [0, 1, 0, 1], "yhat": [0, 1, 1, 1], "s": [0.1, 0.9, 0.4, 0.6], "w": [1.0] * 4})
+    df = pl.DataFrame(
+        {
+            "g": ["a"] * 4,
+            "y": [0, 1, 0, 1],
+            "yhat": [0, 1, 1, 1],
+            "s": [0.1, 0.9, 0.4, 0.6],
+            "w": [1.0] * 4,
+        }
+    )
     opts = {**required(name), option: OPTION_VALUES[option][0]}
     with pytest.raises((TypeError, ce.InputError, duckdb.Error)):
         ENGINES[engine]()(m, df, opts, 2)
@@ -159,7 +177,9 @@ def frames(draw: st.DrawFn, multiclass: bool) -> pl.DataFrame:
         }
     )
     frame = frame.with_columns(w=pl.when(pl.int_range(pl.len()) == 0).then(1.0).otherwise("w"))
-    one_class = frame.head(3).with_columns(g=pl.lit("c"), y=pl.lit(1, pl.Int64), yhat=pl.lit(1, pl.Int64))
+    one_class = frame.head(3).with_columns(
+        g=pl.lit("c"), y=pl.lit(1, pl.Int64), yhat=pl.lit(1, pl.Int64)
+    )
     return pl.concat([frame, one_class])
 
 
@@ -184,9 +204,17 @@ def _per_class(m: _metrics.Metric, opts: dict[str, Any]) -> bool:
 
 
 def _k(m: _metrics.Metric, opts: dict[str, Any]) -> int:
-    multi = m.name in ("top_k_accuracy",) or _per_class(m, opts) or (
-        m.family == "label" and ("average" in opts or "labels" in opts or m.name in (
-            "mcc", "cohen_kappa", "balanced_accuracy", "accuracy"))
+    multi = (
+        m.name in ("top_k_accuracy",)
+        or _per_class(m, opts)
+        or (
+            m.family == "label"
+            and (
+                "average" in opts
+                or "labels" in opts
+                or m.name in ("mcc", "cohen_kappa", "balanced_accuracy", "accuracy")
+            )
+        )
     )
     if m.family == "label" and m.averaged and "average" not in opts and "labels" not in opts:
         return 2
@@ -256,7 +284,9 @@ def _sql_call(m: _metrics.Metric, opts: dict[str, Any], k: int) -> tuple[str, li
     return macro, args, binds
 
 
-def duckdb_aggregate_engine(m: _metrics.Metric, df: pl.DataFrame, opts: dict[str, Any], k: int) -> dict:
+def duckdb_aggregate_engine(
+    m: _metrics.Metric, df: pl.DataFrame, opts: dict[str, Any], k: int
+) -> dict:
     macro, args, binds = _sql_call(m, opts, k)
     query = f"SELECT g, {macro}({', '.join(args)}) FROM t GROUP BY g"
     return dict(connection(df).execute(query, binds).fetchall())
@@ -271,7 +301,9 @@ def duckdb_table_engine(m: _metrics.Metric, df: pl.DataFrame, opts: dict[str, An
             kw["average"] = "macro"
         out = sql.metrics(df, "y", "yhat", by="g", weight=weight, con=con, **kw)
     else:
-        out = getattr(sql, m.name)(df, "y", _second(m, opts, k), by="g", weight=weight, con=con, **kw)
+        out = getattr(sql, m.name)(
+            df, "y", _second(m, opts, k), by="g", weight=weight, con=con, **kw
+        )
     column = m.name if m.name in out.columns else out.columns[-1]  # ece(kind="max") is "mce"
     return dict(out.select("g", column).iter_rows())
 
@@ -305,8 +337,11 @@ def engines(m: _metrics.Metric, opts: dict[str, Any]) -> dict[str, Any]:
 
 
 def same(a: Any, b: Any) -> bool:
-    if a is None or b is None or (isinstance(a, float) and math.isnan(a)) or (
-        isinstance(b, float) and math.isnan(b)
+    if (
+        a is None
+        or b is None
+        or (isinstance(a, float) and math.isnan(a))
+        or (isinstance(b, float) and math.isnan(b))
     ):
         na = a is None or (isinstance(a, float) and math.isnan(a))
         nb = b is None or (isinstance(b, float) and math.isnan(b))
@@ -327,9 +362,11 @@ def test_twins_agree(name: str, opts: dict[str, Any]) -> None:
             expected = polars_engine(m, df, opts, k_classes)
         except ce.InputError:  # the same input must be refused by every engine
             for engine, fn in others.items():
-                with pytest.raises((ce.InputError, duckdb.Error), match="clfeval|"):
+                try:
                     fn(m, df, opts, k_classes)
-                    pytest.fail(f"{engine} accepted what the expression refused")
+                except (ce.InputError, duckdb.Error):
+                    continue
+                pytest.fail(f"{engine} accepted what the expression refused")
             return
         for engine, fn in others.items():
             try:

@@ -50,10 +50,9 @@ from __future__ import annotations
 from typing import Any
 
 from clfeval.sql._files import OLDEST_DUCKDB, connect, files, load, quote, sql_dir, text
-from clfeval.sql._run import (
-    AGGREGATE_MACROS,
-    TABLE_MACROS,
-    aggregate,
+from clfeval.sql._macros import AGGREGATE_MACROS, TABLE_MACROS
+from clfeval.sql._run import aggregate, table_macro
+from clfeval.sql._wrappers import (
     auroc,
     average_precision,
     calibration,
@@ -67,7 +66,6 @@ from clfeval.sql._run import (
     pr_curve,
     report,
     roc_curve,
-    table_macro,
     thresholds,
     top_k_accuracy,
 )

@@ -15,7 +15,9 @@ class Macro:
     positional: tuple[str, ...] = ()  # parameters passed by position after the columns
     probability: bool = False  # the score column holds probabilities in [0, 1]
     binary: bool = False  # pos_label against the rest (a label macro: sklearn's binary rules)
-    multiclass: bool = False  # the score argument is per-class scores (columns, or a LIST), labels= needed
+    multiclass: bool = (
+        False  # the score argument is per-class scores (columns, or a LIST), labels= needed
+    )
     covers_y: bool = False  # (multiclass) every class of y needs a score column, as the curves
 
 
@@ -51,9 +53,7 @@ TABLE_MACROS: dict[str, Macro] = {
     "clf_average_precision": Macro(("y", "score"), _CURVE, ("average_precision",)),
     "clf_gain": Macro(("y", "score"), _CURVE, ("fraction_targeted", "gain")),
     "clf_lift": Macro(("y", "score"), _CURVE, ("fraction_targeted", "lift")),
-    "clf_ece": Macro(
-        ("y", "proba"), (*_CURVE, "n_bins", "kind"), ("ece",), probability=True
-    ),
+    "clf_ece": Macro(("y", "proba"), (*_CURVE, "n_bins", "kind"), ("ece",), probability=True),
     # per-class score columns: (y, [column, ...]) with labels := [class, ...] in their order
     "clf_auroc_multiclass": Macro(
         ("y", "scores"), (*_PER_CLASS, "multi_class", "average"), ("auroc",), multiclass=True

@@ -208,7 +208,11 @@ class LabelParts:
         right = exp.Table(this=_id("_clf_per"), alias=exp.TableAlias(this=_id(alias)))
         keys = [exp.NullSafeEQ(this=_c(g, left), expression=_c(g, alias)) for g in self.groups]
         conds = [*keys, *([on] if on is not None else [])]
-        return exp.Join(this=right, on=exp.and_(*conds)) if conds else exp.Join(this=right, kind="CROSS")
+        return (
+            exp.Join(this=right, on=exp.and_(*conds))
+            if conds
+            else exp.Join(this=right, kind="CROSS")
+        )
 
     def kappa(self, weights: str | None) -> exp.Select:
         """Cohen's kappa per group, as scikit-learn: 1 - sum(d O) / sum(d E), O the confusion
@@ -230,19 +234,42 @@ class LabelParts:
         src = exp.Table(this=_id("_clf_cells"), alias=exp.TableAlias(this=_id("_clf_x")))
         observed = exp.select(
             *self.g("_clf_x"),
-            exp.alias_(_dbl(exp.Sum(this=_dbl(_c("_clf_w", "_clf_x")) * d(
-                _c("_clf_o", "_clf_a"), _c("_clf_o", "_clf_b")))), "_clf_do"),
+            exp.alias_(
+                _dbl(
+                    exp.Sum(
+                        this=_dbl(_c("_clf_w", "_clf_x"))
+                        * d(_c("_clf_o", "_clf_a"), _c("_clf_o", "_clf_b"))
+                    )
+                ),
+                "_clf_do",
+            ),
         ).from_(src)
-        observed.append("joins", self._per_join("_clf_x", "_clf_a", _c("_clf_label", "_clf_a").eq(_c("_clf_y", "_clf_x"))))
-        observed.append("joins", self._per_join("_clf_x", "_clf_b", _c("_clf_label", "_clf_b").eq(_c("_clf_p", "_clf_x"))))
+        observed.append(
+            "joins",
+            self._per_join(
+                "_clf_x", "_clf_a", _c("_clf_label", "_clf_a").eq(_c("_clf_y", "_clf_x"))
+            ),
+        )
+        observed.append(
+            "joins",
+            self._per_join(
+                "_clf_x", "_clf_b", _c("_clf_label", "_clf_b").eq(_c("_clf_p", "_clf_x"))
+            ),
+        )
         if self.groups:
             observed = observed.group_by(*self.g("_clf_x"))
         self.cte("_clf_kobs", observed)
         per = exp.Table(this=_id("_clf_per"), alias=exp.TableAlias(this=_id("_clf_a")))
         expected = exp.select(
             *self.g("_clf_a"),
-            exp.alias_(exp.Sum(this=_dbl(_c("_clf_true", "_clf_a")) * _dbl(_c("_clf_pred", "_clf_b")) * d(
-                _c("_clf_o", "_clf_a"), _c("_clf_o", "_clf_b"))), "_clf_de"),
+            exp.alias_(
+                exp.Sum(
+                    this=_dbl(_c("_clf_true", "_clf_a"))
+                    * _dbl(_c("_clf_pred", "_clf_b"))
+                    * d(_c("_clf_o", "_clf_a"), _c("_clf_o", "_clf_b"))
+                ),
+                "_clf_de",
+            ),
             exp.alias_(exp.Max(this=_dbl(_c("_clf_n", "_clf_a"))), "_clf_kn"),
         ).from_(per)
         expected.append("joins", self._per_join("_clf_a", "_clf_b", None))
@@ -250,12 +277,18 @@ class LabelParts:
             expected = expected.group_by(*self.g("_clf_a"))
         self.cte("_clf_kexp", expected)
         both = exp.Table(this=_id("_clf_kexp"), alias=exp.TableAlias(this=_id("_clf_e")))
-        keys = [exp.NullSafeEQ(this=_c(g, "_clf_e"), expression=_c(g, "_clf_k")) for g in self.groups]
+        keys = [
+            exp.NullSafeEQ(this=_c(g, "_clf_e"), expression=_c(g, "_clf_k")) for g in self.groups
+        ]
         obs = exp.Table(this=_id("_clf_kobs"), alias=exp.TableAlias(this=_id("_clf_k")))
         value = _f(1) - self.div(
-            _c("_clf_do", "_clf_k") * _c("_clf_kn", "_clf_e"), _c("_clf_de", "_clf_e"))
+            _c("_clf_do", "_clf_k") * _c("_clf_kn", "_clf_e"), _c("_clf_de", "_clf_e")
+        )
         out = exp.select(*self.g("_clf_e"), exp.alias_(value, "cohen_kappa")).from_(both)
-        out.append("joins", exp.Join(this=obs, on=exp.and_(*keys)) if keys else exp.Join(this=obs, kind="CROSS"))
+        out.append(
+            "joins",
+            exp.Join(this=obs, on=exp.and_(*keys)) if keys else exp.Join(this=obs, kind="CROSS"),
+        )
         return out
 
     def metrics(self, y, yhat, score, proba, average, names, kappa_weights=None) -> exp.Select:
