@@ -1,7 +1,7 @@
 """Times of the multiclass / new table macros against the Polars expressions and frame
 functions: 2M rows in 100 groups and in one group, unweighted and weighted, best of 3.
 
-    PYTHONPATH=src python benchmarks/bench_table_multiclass.py [n_rows]
+    PYTHONPATH=src python benchmarks/sql_table_multiclass.py [n_rows]
 """
 
 from __future__ import annotations
