@@ -300,8 +300,13 @@ def test_ece_equals_polars(con, case, weighted, n_bins, kind):
     wrapped = ce.sql.ece(df, "y", case["mapping"], n_bins=n_bins, kind=kind, by="g", weight=w,
                          missing="drop")  # fmt: skip
     _check_groups(wrapped, want, column)
-    # binary: the probability of a label present in y (the front door wants pos_label in y)
-    present = [c for c in case["labels"] if c in df["y"].to_list()]
+    # binary: the probability of a label present in y on the rows missing="drop" keeps (the
+    # front door wants pos_label in y)
+    def kept(c):
+        column = case["scores"][case["labels"].index(c)]
+        return df.drop_nulls(["y", column, *([w] if w else [])])["y"].to_list()
+
+    present = [c for c in case["labels"] if c in kept(c)]
     if not present:
         return
     pos = present[0]

@@ -4,7 +4,7 @@ Each wraps one table macro (or, for per-class scores, its multiclass twin) throu
 :func:`clfeval.sql._run.table_macro`: options in Python spelling, a Polars frame out.
 """
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import duckdb
@@ -81,8 +81,11 @@ _ece_binary = _wrapper("clf_ece", "ece: expected calibration error of a binary p
 
 def _is_per_class(score: Any, labels: Any) -> bool:
     """Per-class scores (a mapping or a list of columns), as clfeval's score= reads them; a
-    single column with labels= is a List/Array column (Polars functions only)."""
-    return not isinstance(score, str) or labels is not None
+    single column with labels= is a List/Array column (Polars functions only). Anything else
+    goes the binary way, whose check names it (a score must be a column name)."""
+    if isinstance(score, Mapping | list | tuple):
+        return True
+    return isinstance(score, str) and labels is not None
 
 
 def _run_per_class(
