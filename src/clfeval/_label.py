@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from clfeval import _options
+from clfeval import _options, _shift
 from clfeval._counts import (
     POLARS,
     IntoExpr,
@@ -91,9 +91,12 @@ def averaged(
     labels: Sequence[Any] | None,
     zero_division: ZeroDivision,
     weight: IntoExpr | None,
+    prevalence: Any = None,
 ) -> pl.Expr:
-    """Apply a per-class ratio under an averaging rule (scikit-learn's semantics)."""
+    """Apply a per-class ratio under an averaging rule (scikit-learn's semantics); with
+    ``prevalence``, on the rows re-weighted to that target (:mod:`clfeval._shift`)."""
     check_options(average=average, labels=labels, zero_division=zero_division)
+    weight = _shifted(y, yhat, prevalence, pos_label, weight)
     if average == "binary":
         _options.class_value("pos_label", pos_label)
         return guard(ratio(binary_counts(y, yhat, pos_label, weight), zero_division), weight)
@@ -101,6 +104,18 @@ def averaged(
         ratio, ovr_counts(y, yhat, labels=labels, weight=weight), average, zero_division
     )
     return guard(value, weight)
+
+
+def _shifted(
+    y: IntoExpr, yhat: IntoExpr, prevalence: Any, pos_label: Any, weight: IntoExpr | None
+) -> IntoExpr | None:
+    """The weight of each row, re-weighted to ``prevalence`` when it is given."""
+    target = _shift.option(prevalence)
+    if target is None:
+        return weight
+    if not isinstance(target, dict):
+        _options.class_value("pos_label", pos_label)
+    return _shift.reweighted(y, target, pos_label=pos_label, weight=weight, also=[yhat])
 
 
 def average_ratio(ratio: Ratio, c: OvR, average: Average, zero_division: ZeroDivision) -> pl.Expr:
@@ -182,6 +197,10 @@ def _doc_ratio(name: str, formula: str, undefined: str) -> str:
         The value of a ratio whose denominator is zero: 0.0, 1.0 or None (null).
     weight
         Optional column of non-negative row weights.
+    prevalence
+        A target prevalence of ``pos_label`` in (0, 1) (a number, or a column or expression
+        constant in the group), or ``{{class: share}}``: the value on the rows re-weighted to
+        it (see README, "From scores to decisions"); null when a class it needs is absent.
 
     See Also
     --------
@@ -199,6 +218,7 @@ def _ratio_metric(name: str, formula: str, undefined: str) -> Callable[..., pl.E
         labels: Sequence[Any] | None = None,
         zero_division: ZeroDivision = 0.0,
         weight: IntoExpr | None = None,
+        prevalence: Any = None,
     ) -> pl.Expr:
         return averaged(
             RATIOS[name],
@@ -209,6 +229,7 @@ def _ratio_metric(name: str, formula: str, undefined: str) -> Callable[..., pl.E
             labels=labels,
             zero_division=zero_division,
             weight=weight,
+            prevalence=prevalence,
         ).alias(name)
 
     metric.__name__ = metric.__qualname__ = name
@@ -239,11 +260,12 @@ def fbeta(
     labels: Sequence[Any] | None = None,
     zero_division: ZeroDivision = 0.0,
     weight: IntoExpr | None = None,
+    prevalence: Any = None,
 ) -> pl.Expr:
     """F-beta: (1 + β²)·tp / ((1 + β²)·tp + β²·fn + fp); β > 1 favours recall.
 
     With no actual and no predicted positive the score is ``zero_division``. Arguments as
-    :func:`precision`.
+    :func:`precision` (``prevalence``: F-beta at that target prevalence).
 
     See Also
     --------
@@ -265,6 +287,7 @@ def fbeta(
         labels=labels,
         zero_division=zero_division,
         weight=weight,
+        prevalence=prevalence,
     ).alias("fbeta")
 
 
@@ -277,11 +300,12 @@ def f1(
     labels: Sequence[Any] | None = None,
     zero_division: ZeroDivision = 0.0,
     weight: IntoExpr | None = None,
+    prevalence: Any = None,
 ) -> pl.Expr:
     """F1: 2·tp / (2·tp + fp + fn), the harmonic mean of precision and recall.
 
     With no actual and no predicted positive the score is ``zero_division``. Arguments as
-    :func:`precision`.
+    :func:`precision` (``prevalence``: F1 at that target prevalence).
 
     See Also
     --------
@@ -303,13 +327,23 @@ def f1(
         labels=labels,
         zero_division=zero_division,
         weight=weight,
+        prevalence=prevalence,
     ).alias("f1")
 
 
-def accuracy(y: IntoExpr, yhat: IntoExpr, *, weight: IntoExpr | None = None) -> pl.Expr:
+def accuracy(
+    y: IntoExpr,
+    yhat: IntoExpr,
+    *,
+    weight: IntoExpr | None = None,
+    prevalence: Any = None,
+    pos_label: Any = 1,
+) -> pl.Expr:
     """Accuracy: the (weighted) share of rows where ``yhat == y``.
 
     Null when no row is left (every row has a null in ``y``, ``yhat`` or ``weight``).
+    ``prevalence`` (with ``pos_label``, which nothing else reads): the accuracy at that
+    target prevalence, π·recall + (1 − π)·specificity, as :func:`precision`'s.
 
     See Also
     --------
@@ -322,6 +356,7 @@ def accuracy(y: IntoExpr, yhat: IntoExpr, *, weight: IntoExpr | None = None) -> 
     >>> df.select(accuracy("y", "yhat")).item()
     0.75
     """
+    weight = _shifted(y, yhat, prevalence, pos_label, weight)
     y, yhat, w = col(y, "y"), col(yhat, "yhat"), weight_expr(weight)
     valid = valid_rows(y, yhat, w)
     w = valid.cast(pl.Float64) if w is None else pl.when(valid).then(w).otherwise(0.0)
@@ -353,12 +388,20 @@ def balanced_accuracy(
     return guard(score, weight).alias("balanced_accuracy")
 
 
-def mcc(y: IntoExpr, yhat: IntoExpr, *, weight: IntoExpr | None = None) -> pl.Expr:
+def mcc(
+    y: IntoExpr,
+    yhat: IntoExpr,
+    *,
+    weight: IntoExpr | None = None,
+    prevalence: Any = None,
+    pos_label: Any = 1,
+) -> pl.Expr:
     """Matthews correlation coefficient, binary and multiclass (Gorodkin's R_K).
 
     (c·s − Σ t_k·p_k) / √((s² − Σ p_k²)(s² − Σ t_k²)), with c correct rows, s rows, t_k and p_k
     the actual and predicted counts of class k. 0.0 when a factor of the denominator is 0
-    (one class only), as scikit-learn (which has no ``labels`` for it either).
+    (one class only), as scikit-learn (which has no ``labels`` for it either). ``prevalence``
+    (with ``pos_label``, read by nothing else): MCC at that target, as :func:`precision`'s.
 
     See Also
     --------
@@ -371,6 +414,7 @@ def mcc(y: IntoExpr, yhat: IntoExpr, *, weight: IntoExpr | None = None) -> pl.Ex
     >>> round(df.select(mcc("y", "yhat")).item(), 4)
     0.5774
     """
+    weight = _shifted(y, yhat, prevalence, pos_label, weight)
     return guard(mcc_from(ovr_counts(y, yhat, weight=weight)), weight).alias("mcc")
 
 

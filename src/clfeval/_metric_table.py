@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from clfeval import _label, _metrics, _options
+from clfeval import _label, _metrics, _options, _shift
 from clfeval._counts import (
     COUNTS_COLUMNS,
     N,
@@ -30,6 +30,7 @@ from clfeval._validate import (
     check_labels_present,
     check_options,
     check_pos_label,
+    check_prevalence,
     check_proba_sums,
     check_score_classes,
     expand_list_scores,
@@ -157,6 +158,7 @@ def metrics(
     multi_class: Literal["ovr", "ovo"] = "ovr",
     kappa_weights: Literal["linear", "quadratic"] | None = None,
     max_fpr: float | None = None,
+    prevalence: Any = None,
     models: Models = None,
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
@@ -175,6 +177,12 @@ def metrics(
     ``multi_class`` (``"ovr"``, ``"ovo"``) with ``average`` for AUROC and average precision
     (macro, as scikit-learn, when ``average="binary"``); ``max_fpr`` for the binary AUROC
     (McClish's standardized partial AUC).
+
+    ``prevalence``: every metric at a target prevalence of ``pos_label`` (a number in (0, 1),
+    or a column holding it per group) or a target class distribution ``{class: share}``,
+    computed on the rows re-weighted to it (README, "From scores to decisions"); a binary
+    target adds the columns ``prevalence`` (measured) and ``target_prevalence`` before the
+    metrics. A group lacking a class the target needs gets nulls.
 
     ``models=`` (instead of ``yhat``/``score``) compares the prediction columns of a
     wide frame: a list, ``{name: column}``, or ``{name: {"yhat": ..., "score": ...}}``;
@@ -195,6 +203,7 @@ def metrics(
     check_options(average=average, labels=labels, zero_division=zero_division)
     beta = _options.beta(beta)
     max_fpr = _options.max_fpr(max_fpr)
+    target = _options.prevalence(prevalence)
     _options.choice(
         "multi_class",
         multi_class,
@@ -261,12 +270,16 @@ def metrics(
         probability=any(n in ("log_loss", "brier") for n in names),
         pos_label=pos_label if uses_pos else NOT_GIVEN,
         pos_in_y=binary_score,
-        outputs=[*names, "n_excluded", *COUNTS_COLUMNS],
+        outputs=[*names, "n_excluded", *COUNTS_COLUMNS, _shift.MEASURED, _shift.TARGET],
     )
     if isinstance(scores, dict):
         check_score_classes(prep, scores, y)
         if any(n in ("log_loss", "brier") for n in names):
             check_proba_sums(prep, scores)
+    context = None
+    if target is not None:  # every metric on the rows re-weighted to the target
+        check_prevalence(prep, y, target)
+        prep, weight, context = _shift.shift_frame(prep, y, target, pos_label, weight)
     by_cols = prep.by
     label_names = [n for n in names if n in LABEL_METRICS or n == "support"]
     opts = {
@@ -289,7 +302,9 @@ def metrics(
             _check_binary(prep, y, average, pos_label, labels)
         if average is None:
             out = _per_class(pairs, prep.by, y, yhat, label_names, opts)
-            return prep.finish(with_excluded(out, prep))
+            return prep.finish(
+                with_excluded(_shown(out, context, prep.by, target is not None), prep)
+            )
         parts += label_parts(pairs, by_cols, y, yhat, label_names, opts)
     score_names = [n for n in names if n in SCORE_DEFAULT]
     ranked = [n for n in score_names if n in RANKED] if isinstance(scores, str) else []
@@ -308,7 +323,26 @@ def metrics(
     out = out.select(*by_cols, *names)
     if by_cols:
         out = out.sort(by_cols, nulls_last=True)
-    return prep.finish(with_excluded(out, prep))
+    return prep.finish(with_excluded(_shown(out, context, by_cols, target is not None), prep))
+
+
+def _shown(
+    out: pl.LazyFrame, context: pl.LazyFrame | None, by: list[str], shifted: bool
+) -> pl.LazyFrame:
+    """With a target prevalence: NaN (a group that cannot be re-weighted) as null, and the
+    measured and target prevalence after the group columns (and ``label``)."""
+    if not shifted:
+        return out
+    out = _shift.no_nan(out, by, keep=["label"])
+    if context is None:
+        return out
+    first = [*by, *(["label"] if "label" in out.collect_schema() else [])]
+    if by:
+        out = out.join(context, on=by, how="left", nulls_equal=True, maintain_order="left")
+    else:
+        out = out.join(context, how="cross", maintain_order="left")
+    shown = [*first, _shift.MEASURED, _shift.TARGET]
+    return out.select(*shown, pl.exclude(shown))
 
 
 def _ranked_part(

@@ -36,6 +36,8 @@ DEFAULTS: dict[str, Any] = {
     "k": 2,
     "multi_class": "ovr",
     "score_average": "macro",
+    "fold": "fold",
+    "ddof": 1,
 }
 
 
@@ -280,3 +282,155 @@ def group_columns(
                 "like its output columns; rename one (df.rename({...}))",
             )
     return names
+
+
+# --- decisions: target prevalence, costs, decision-curve thresholds, folds ------------------
+
+MAX_GRID = 10_000  # decision_curve(thresholds=): threshold probabilities per group
+
+
+def _share(value: Any) -> bool:
+    return _is_real(value) and math.isfinite(value) and 0 < value < 1
+
+
+def prevalence(value: Any, *, column: bool = True, mapping: bool = True) -> Any:
+    """None; a number in (0, 1) (the target share of ``pos_label``); a column name holding
+    it per group (``column``); or a mapping ``{class: share}`` of shares in [0, 1] that sum
+    to 1 (``mapping``: a target class distribution). Returns the canonical form."""
+    hint = (
+        "pass the share of pos_label in the population you care about, e.g. prevalence=0.01"
+        + (", a column name holding it per group" if column else "")
+        + (", or {class: share} with shares summing to 1" if mapping else "")
+    )
+    if value is None:
+        return None
+    if _is_real(value):
+        if not _share(value):
+            raise _fail("prevalence", f"prevalence={value!r} is not a number in (0, 1)", hint)
+        return float(value)
+    if isinstance(value, str) and column:
+        if not value:
+            raise _fail("prevalence", "prevalence='' is not a column name", hint)
+        return value
+    if isinstance(value, Mapping) and mapping:
+        if not value:
+            raise _fail("prevalence", "prevalence={} gives no class share", hint)
+        out: dict[Any, float] = {}
+        for k, v in value.items():
+            class_value("prevalence", k)
+            if not (_is_real(v) and math.isfinite(v) and 0 <= v <= 1):
+                raise _fail(
+                    "prevalence",
+                    f"prevalence gives class {k!r} the share {v!r}, not in [0, 1]",
+                    hint,
+                )
+            out[k] = float(v)
+        total = math.fsum(out.values())
+        if abs(total - 1.0) > 1e-9:
+            raise _fail(
+                "prevalence", f"the shares of prevalence={value!r} sum to {total!r}, not 1", hint
+            )
+        return out
+    raise _fail("prevalence", f"prevalence={value!r} is not a number in (0, 1)", hint)
+
+
+def cost(role: str, value: Any, *, optional: bool = True) -> float | None:
+    """A cost or benefit per row: None (when ``optional``) or a finite number >= 0."""
+    if value is None and optional:
+        return None
+    if not (_is_real(value) and math.isfinite(value) and value >= 0):
+        raise _fail(
+            role,
+            f"{role}={value!r} is not a finite number >= 0",
+            "costs and benefits are per row, in one unit (e.g. cost_fp=1, cost_fn=20); "
+            "a benefit is given as benefit_tp / benefit_tn, never as a negative cost",
+        )
+    return float(value)
+
+
+def costs(
+    cost_fp: Any, cost_fn: Any, benefit_tp: Any = 0.0, benefit_tn: Any = 0.0
+) -> tuple[float, float, float, float] | None:
+    """The four per-row values of a binary decision, or None when no cost is given.
+
+    ``cost_fp`` and ``cost_fn`` go together; the benefits default to 0."""
+    if cost_fp is None and cost_fn is None:
+        if benefit_tp not in (0, None) or benefit_tn not in (0, None):
+            cost("benefit_tp", benefit_tp)
+            cost("benefit_tn", benefit_tn)
+            raise _fail(
+                "cost_fp",
+                "benefit_tp / benefit_tn need cost_fp= and cost_fn=",
+                "pass cost_fp= and cost_fn= (0 is a valid cost)",
+            )
+        return None
+    for role, value in (("cost_fp", cost_fp), ("cost_fn", cost_fn)):
+        if value is None:
+            other = "cost_fn" if role == "cost_fp" else "cost_fp"
+            raise _fail(
+                role,
+                f"{other}= is given but {role}= is not",
+                "pass both cost_fp= and cost_fn= (0 is a valid cost)",
+            )
+    return (
+        cost("cost_fp", cost_fp, optional=False),  # type: ignore[return-value]
+        cost("cost_fn", cost_fn, optional=False),
+        cost("benefit_tp", 0.0 if benefit_tp is None else benefit_tp, optional=False),
+        cost("benefit_tn", 0.0 if benefit_tn is None else benefit_tn, optional=False),
+    )
+
+
+def cost_matrix(value: Any) -> dict[Any, dict[Any, float]]:
+    """A multiclass cost matrix ``{actual: {predicted: cost}}``: costs finite and >= 0;
+    a pair left out costs 0."""
+    hint = "pass {actual: {predicted: cost}}, e.g. {'a': {'b': 1.0}, 'b': {'a': 5.0}}"
+    if not isinstance(value, Mapping) or not value:
+        raise _fail(
+            "costs", f"costs={value!r} is not a mapping {{actual: {{predicted: cost}}}}", hint
+        )
+    out: dict[Any, dict[Any, float]] = {}
+    for actual, row in value.items():
+        class_value("costs", actual)
+        if not isinstance(row, Mapping):
+            raise _fail(
+                "costs", f"costs[{actual!r}]={row!r} is not a mapping {{predicted: cost}}", hint
+            )
+        out[actual] = {}
+        for predicted, c in row.items():
+            class_value("costs", predicted)
+            out[actual][predicted] = cost(f"costs[{actual!r}][{predicted!r}]", c, optional=False)  # type: ignore[assignment]
+    return out
+
+
+def threshold_grid(value: Any) -> list[float]:
+    """Threshold probabilities of a decision curve: default 0.01, 0.02, ..., 0.99; else a
+    list of distinct numbers in (0, 1), returned sorted."""
+    if value is None:
+        return [i / 100 for i in range(1, 100)]
+    hint = "threshold probabilities t lie in (0, 1) (the odds t / (1 - t) weigh a false positive)"
+    if isinstance(value, str | bytes | Mapping) or not isinstance(value, Sequence):
+        raise _fail("thresholds", f"thresholds={value!r} is not a list of numbers", hint)
+    if not value:
+        raise _fail("thresholds", "thresholds=[] lists no threshold", hint)
+    if len(value) > MAX_GRID:
+        raise _fail(
+            "thresholds", f"thresholds= lists {len(value):,} values, more than {MAX_GRID:,}", hint
+        )
+    for t in value:
+        if not _share(t):
+            raise _fail("thresholds", f"thresholds holds {t!r}, not a number in (0, 1)", hint)
+    grid = sorted(float(t) for t in value)
+    if len(set(grid)) < len(grid):
+        raise _fail("thresholds", "thresholds lists a value twice", "list each threshold once")
+    return grid
+
+
+def ddof(value: Any) -> int:
+    """The delta degrees of freedom of the standard deviation over folds: 0 or 1."""
+    if not _is_int(value) or value not in (0, 1):
+        raise _fail(
+            "ddof",
+            f"ddof={value!r} is not 0 or 1",
+            "ddof=1 (the default) is the sample standard deviation over folds; 0 divides by k",
+        )
+    return int(value)

@@ -643,3 +643,109 @@ def check_labels_present(classes: Sequence[Any], labels: Sequence[Any] | None, y
             rule="labels_absent",
             hint="list classes that occur in y or yhat",
         )
+
+
+# --- decisions: the target prevalence and the folds ------------------------------------------
+
+
+def check_prevalence(prep: Prepared, y: str, target: Any) -> None:
+    """A ``prevalence=`` that reads the data: a column holding π (numeric, and on eager input
+    no null, every value in (0, 1), constant within each group), or a class distribution
+    (its classes of the kind of ``y``; on eager input every class of ``y`` has a share)."""
+    schema = prep.frame.collect_schema()
+    if isinstance(target, str):
+        check_columns(schema, {"prevalence": target})
+        if not schema[target].is_numeric():
+            raise InputError(
+                f"column {target!r} (prevalence) has dtype {schema[target]}, not a number",
+                column=target,
+                role="prevalence",
+                rule="dtype",
+                hint="the column holds the target prevalence of each group, a number in (0, 1)",
+            )
+        if not prep.eager:
+            return  # the expression rule: a group whose values do not qualify is null
+        c = pl.col(target).cast(pl.Float64)
+        stats = [
+            c.null_count().alias("nulls"),
+            (~c.is_finite() | (c <= 0) | (c >= 1)).sum().alias("outside"),
+            c.min().alias("lo"),
+            c.max().alias("hi"),
+            c.drop_nulls().n_unique().alias("distinct"),
+        ]
+        per = prep.frame.group_by(prep.by).agg(stats) if prep.by else prep.frame.select(stats)
+        per = per.collect()
+        fault = None
+        if per["nulls"].sum():
+            fault = f"has {per['nulls'].sum()} null value(s)", "fill it: every row needs its π"
+        elif per["outside"].sum():
+            fault = (
+                f"has {per['outside'].sum()} value(s) outside (0, 1) (min {per['lo'].min()!r}, "
+                f"max {per['hi'].max()!r})",
+                "a prevalence is a share strictly between 0 and 1",
+            )
+        elif per.filter(pl.col("distinct") > 1).height:
+            row = per.filter(pl.col("distinct") > 1).row(0, named=True)
+            where = ", ".join(f"{k}={row[k]!r}" for k in prep.by) or "the data"
+            fault = (
+                f"varies within a group ({where}: from {row['lo']!r} to {row['hi']!r})",
+                "give one target prevalence per group (by=), the same on each of its rows",
+            )
+        if fault is not None:
+            raise InputError(
+                f"column {target!r} (prevalence) {fault[0]}",
+                column=target,
+                role="prevalence",
+                rule="prevalence",
+                hint=fault[1],
+            )
+    elif isinstance(target, Mapping):
+        dtype = schema[y]
+        for key in target:
+            check_class_value(dtype, key, y, "prevalence")
+        if not prep.eager:
+            return
+        present = prep.frame.select(pl.col(y).unique().sort()).collect().to_series().to_list()
+        unknown = [c for c in present if c not in target]
+        if unknown:
+            raise InputError(
+                f"column {y!r} (y) holds {unknown[:10]!r}, which prevalence= gives no share",
+                column=y,
+                role="prevalence",
+                rule="prevalence",
+                hint=f"give every class a share (0 leaves its rows out); it has {list(target)!r}",
+            )
+
+
+def check_folds(prep: Prepared, fold: str) -> None:
+    """The fold column: present, not a group column, and on eager input at least two folds
+    in each group (and no null fold, which would be a fold of its own)."""
+    schema = prep.frame.collect_schema()
+    check_columns(schema, {"fold": fold})
+    if not prep.eager:
+        return
+    f = pl.col(fold)
+    stats = [f.null_count().alias("nulls"), f.drop_nulls().n_unique().alias("folds")]
+    per = prep.frame.group_by(prep.by).agg(stats) if prep.by else prep.frame.select(stats)
+    per = per.collect()
+    if per["nulls"].sum():
+        raise InputError(
+            f"column {fold!r} (fold) has {per['nulls'].sum()} null value(s)",
+            column=fold,
+            role="fold",
+            rule="null",
+            hint="every row needs its fold; pass missing='drop' to leave those rows out",
+        )
+    few = per.filter(pl.col("folds") < 2)
+    if few.height:
+        row = few.row(0, named=True)
+        where = ", ".join(f"{k}={row[k]!r}" for k in prep.by)
+        raise InputError(
+            f"column {fold!r} (fold) has {row['folds']} fold(s)"
+            + (f" in the group {where}" if where else "")
+            + ", fewer than 2",
+            column=fold,
+            role="fold",
+            rule="folds",
+            hint="a mean and standard deviation over folds need at least two folds",
+        )

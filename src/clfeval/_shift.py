@@ -1,0 +1,159 @@
+"""Prevalence shift: metrics at a target class distribution, from the rows re-weighted.
+
+Recall and specificity are shares within one actual class, so they do not depend on how
+many rows each class has; precision, NPV, accuracy, F-beta, MCC (and average precision, log
+loss, Brier) mix the classes and do. A metric "at prevalence π" is the ordinary metric of
+the rows re-weighted so that the positive class holds the share π of the total weight:
+
+    weight × π / π̂ for a row of class ``pos_label``, weight × (1 − π) / (1 − π̂) otherwise,
+
+π̂ being the measured (weighted) share of ``pos_label`` in the group. A target class
+distribution ``{class: share}`` weighs a row of class c by share_c / π̂_c (one factor per
+row of the confusion matrix). The total weight is unchanged, so counts keep their scale.
+The registry's formulas then run on the re-weighted counts: no formula of its own.
+
+Undefined: a group without a row of a class whose target share is positive (π̂ = 0) cannot
+be re-weighted; its shifted values are null. Inside the plans that factor is NaN, and every
+caller turns NaN into null at the end (``fill_nan(None)``) or through :func:`guard`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+import polars as pl
+
+from clfeval._counts import IntoExpr, col, valid_rows, weight_expr
+from clfeval._validate import Prepared
+
+__all__ = ["MEASURED", "TARGET", "factor", "measured", "reweighted", "target_value"]
+
+MEASURED, TARGET = "prevalence", "target_prevalence"  # the columns shown beside the metrics
+NAN = float("nan")
+Target = float | str | pl.Expr | Mapping[Any, float]
+
+
+def _over(expr: pl.Expr, by: Sequence[str]) -> pl.Expr:
+    return expr.over(list(by)) if by else expr
+
+
+def target_value(target: Target, valid: pl.Expr | None = None) -> tuple[pl.Expr, pl.Expr]:
+    """(π, ok) for a binary target: the number, or a column's value in the group, which must
+    be constant and in (0, 1) (``ok`` is False otherwise)."""
+    if isinstance(target, float | int):
+        return pl.lit(float(target)), pl.lit(True)
+    column = col(target, "prevalence").cast(pl.Float64)
+    if valid is not None:
+        column = column.filter(valid)
+    first, low, high = column.first(), column.min(), column.max()
+    ok = (low == high) & (low > 0) & (high < 1) & column.is_finite().all()
+    return first, ok.fill_null(False)
+
+
+def factor(y: pl.Expr, w: pl.Expr, valid: pl.Expr, target: Target, pos_label: Any) -> pl.Expr:
+    """The re-weighting factor of each row, from aggregates of the current context (a
+    ``group_by().agg()``, ``over`` or ``select``): NaN where the group cannot be re-weighted.
+
+    ``w`` is the row weight (1.0 when none), ``valid`` the rows the metric evaluates."""
+    wv = pl.when(valid).then(w).otherwise(0.0)
+    if isinstance(target, Mapping):
+        total = wv.sum()
+        branch: Any = pl
+        ok = pl.lit(True)
+        for label, share in target.items():
+            is_c = (y == label).fill_null(False)
+            seen = (wv * is_c).sum()
+            if share > 0:
+                ok = ok & (seen > 0)
+            branch = branch.when(is_c).then(share / (seen / total))
+        return pl.when(ok).then(branch.otherwise(NAN)).otherwise(NAN)
+    pi, ok = target_value(target, valid)
+    is_pos = (y == pos_label).fill_null(False)
+    total, pos = wv.sum(), (wv * is_pos).sum()
+    neg = total - pos
+    ok = ok & (pos > 0) & (neg > 0)
+    up = pl.when(is_pos).then(pi / (pos / total)).otherwise((1.0 - pi) / (neg / total))
+    return pl.when(ok).then(up).otherwise(NAN)
+
+
+def reweighted(
+    y: IntoExpr,
+    target: Target,
+    *,
+    pos_label: Any,
+    weight: IntoExpr | None,
+    also: Sequence[IntoExpr] = (),
+    by: Sequence[str] = (),
+) -> pl.Expr:
+    """Row weights re-weighted to ``target`` (aggregating over ``by``, or the context).
+
+    ``also`` are the other columns the metric reads: a row with a null in one of them is
+    left out of the measured shares too."""
+    yv, w = col(y, "y"), weight_expr(weight)
+    others = [col(a) for a in also]
+    if isinstance(target, str | pl.Expr):
+        others.append(col(target, "prevalence"))
+    valid = valid_rows(yv, *others, w)
+    base = pl.lit(1.0) if w is None else w
+    shifted = pl.when(valid).then(base * factor(yv, base, valid, target, pos_label))
+    return _over(shifted, by)
+
+
+def measured(
+    y: IntoExpr, target: Target, *, pos_label: Any, weight: IntoExpr | None
+) -> list[pl.Expr]:
+    """The ``prevalence`` (measured share of ``pos_label``) and ``target_prevalence``
+    columns of a binary target, as aggregations (null when undefined)."""
+    yv, w = col(y, "y"), weight_expr(weight)
+    valid = valid_rows(yv, w)
+    wv = pl.when(valid).then(pl.lit(1.0) if w is None else w).otherwise(0.0)
+    total = wv.sum()
+    share = pl.when(total > 0).then((wv * (yv == pos_label).fill_null(False)).sum() / total)
+    pi, ok = target_value(target, valid)  # type: ignore[arg-type]
+    return [
+        share.cast(pl.Float64).alias(MEASURED),
+        pl.when(ok).then(pi).cast(pl.Float64).alias(TARGET),
+    ]
+
+
+def option(value: Any) -> Target | None:
+    """``prevalence=`` of an expression: as :func:`clfeval._options.prevalence`, or a Polars
+    expression holding π per row (constant within the group)."""
+    from clfeval import _options
+
+    if isinstance(value, pl.Expr):
+        return value
+    return _options.prevalence(value)
+
+
+W = "__clf_pw"  # the re-weighted weight column a frame function evaluates
+
+
+def shift_frame(
+    prep: Prepared, y: str, target: Target, pos_label: Any, weight: str | None
+) -> tuple[Prepared, str, pl.LazyFrame | None]:
+    """Prepared rows with the weight column ``__clf_pw`` re-weighted per group, its name,
+    and, for a binary target, the ``(by, prevalence, target_prevalence)`` frame."""
+    frame = prep.frame.with_columns(
+        reweighted(y, target, pos_label=pos_label, weight=weight, by=prep.by).alias(W)
+    )
+    context = None
+    if not isinstance(target, Mapping):
+        exprs = measured(y, target, pos_label=pos_label, weight=weight)
+        context = prep.frame.group_by(prep.by).agg(exprs) if prep.by else prep.frame.select(exprs)
+    return replace(prep, frame=frame), W, context
+
+
+def no_nan(frame: pl.LazyFrame, by: Sequence[str], keep: Sequence[str] = ()) -> pl.LazyFrame:
+    """The float values (not ``by``, ``keep``) of a group holding a NaN, all null: the NaN
+    of a group that cannot be re-weighted reaches some of its rows only."""
+    schema = frame.collect_schema()
+    floats = [c for c, t in schema.items() if t.is_float() and c not in (*by, *keep)]
+    if not floats:
+        return frame
+    flag = _over(pl.any_horizontal([pl.col(c).is_nan() for c in floats]).any(), by)
+    return frame.with_columns(
+        pl.when(flag).then(None).otherwise(pl.col(c)).alias(c) for c in floats
+    )
