@@ -28,7 +28,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from clfeval import _options
+from clfeval import _options, _shift
 from clfeval._counts import divide
 from clfeval._metrics import THRESHOLD_METRICS
 from clfeval._models import Models, comparable
@@ -413,6 +413,7 @@ def pr_curve(
     pos_label: Any = 1,
     drop_intermediate: bool = False,
     labels: Sequence[Any] | None = None,
+    prevalence: Any = None,
     models: Models = None,
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
@@ -424,7 +425,9 @@ def pr_curve(
     scikit-learn's points in its order: thresholds increasing, then the end point precision
     1, recall 0 with a null threshold. ``drop_intermediate`` keeps only the first and last
     point of each run of equal recall. In a group without positives recall is 1, as
-    scikit-learn sets it (with a warning).
+    scikit-learn sets it (with a warning). ``prevalence`` (a number in (0, 1), a column, or
+    ``{{class: share}}`` for per-class scores): precision at that target prevalence,
+    π·tpr / (π·tpr + (1 − π)·fpr), null in a group without positives or negatives.
     {common}
     See Also
     --------
@@ -438,14 +441,19 @@ def pr_curve(
     [1.0, 1.0, 0.5, 0.5, 0.0]
     """
     _options.flag("drop_intermediate", drop_intermediate)
+    target = _options.prevalence(prevalence)
     prep, table, keys, _ = counts_table(
         data, y, score, pos_label, labels, by, weight, missing, nonfinite
     )
     if drop_intermediate:
         table = table.filter(_changes(TP, keys))
-    ps = pl.col(TP) + pl.col(FP)
+    table = _shift.with_target(table, prep, y, keys, target, pos_label)
+    tp, ps = pl.col(TP), pl.col(TP) + pl.col(FP)
+    if target is not None:  # the counts re-weighted to the target prevalence
+        c = _shift.shifted_counts(*(pl.col(k).cast(pl.Float64) for k in (TP, FP, NP, NN)))
+        tp, ps = c.tp, c.pred
     table = table.with_columns(
-        rate(pl.col(TP), ps, 0.0).alias("precision"),
+        rate(tp, ps, 0.0).alias("precision"),
         rate(pl.col(TP), pl.col(NP), 1.0).alias("recall"),
         pl.lit(0).alias("__clf_end"),
     )

@@ -26,7 +26,7 @@ from typing import Any
 import polars as pl
 
 from clfeval._counts import IntoExpr, col, valid_rows, weight_expr
-from clfeval._validate import Prepared
+from clfeval._validate import Prepared, check_prevalence
 
 __all__ = ["MEASURED", "TARGET", "factor", "measured", "reweighted", "target_value"]
 
@@ -157,3 +157,71 @@ def no_nan(frame: pl.LazyFrame, by: Sequence[str], keep: Sequence[str] = ()) -> 
     return frame.with_columns(
         pl.when(flag).then(None).otherwise(pl.col(c)).alias(c) for c in floats
     )
+
+
+# --- threshold counts at a target prevalence --------------------------------------------------
+
+PI = "__clf_pi"  # the target prevalence of each row of a threshold-counts table
+
+
+def with_target(
+    table: pl.LazyFrame,
+    prep: Prepared,
+    y: str,
+    keys: Sequence[str],
+    target: Target | None,
+    pos_label: Any,
+) -> pl.LazyFrame:
+    """A threshold-counts table with the column ``__clf_pi``: the number, the group's value
+    of a column (null when it does not qualify), or for one-vs-rest rows (``label`` in
+    ``keys``) the share of each label in ``{class: share}``. No target: as is."""
+    if target is None:
+        return table
+    if isinstance(target, str) or (isinstance(target, Mapping) and "label" in keys):
+        check_prevalence(prep, y, target, complete=False)
+    if "label" in keys:
+        if not isinstance(target, Mapping):
+            from clfeval._options import _fail
+
+            raise _fail(
+                "prevalence",
+                f"prevalence={target!r} names no class; per-class scores need {{class: share}}",
+                "pass the target share of every class, e.g. prevalence={'a': 0.2, 'b': 0.8}",
+            )
+        dtype = table.collect_schema()["label"]
+        shares = pl.LazyFrame(
+            {"label": pl.Series(list(target)).cast(dtype), PI: list(target.values())}
+        )
+        return table.join(shares, on="label", how="left", maintain_order="left")
+    if isinstance(target, Mapping):
+        if pos_label not in target:
+            from clfeval._options import _fail
+
+            raise _fail(
+                "prevalence",
+                f"prevalence={dict(target)!r} gives pos_label={pos_label!r} no share",
+                "give the share of pos_label, or pass it as a number: prevalence=0.1",
+            )
+        target = target[pos_label]
+    if isinstance(target, float | int):
+        return table.with_columns(pl.lit(float(target)).alias(PI))
+    pi, ok = target_value(target)
+    by = list(prep.by)
+    agg = [pl.when(ok).then(pi).alias(PI)]
+    values = prep.frame.group_by(by).agg(agg) if by else prep.frame.select(agg)
+    if by:
+        return table.join(values, on=by, how="left", nulls_equal=True, maintain_order="left")
+    return table.join(values, how="cross", maintain_order="left")
+
+
+def shifted_counts(tp: pl.Expr, fp: pl.Expr, n_pos: pl.Expr, n_neg: pl.Expr) -> Any:
+    """The :class:`clfeval._metrics.Counts` of the rows re-weighted to ``__clf_pi``:
+    tp·π·n/P, fp·(1 − π)·n/N, support π·n, total n (null without positives or negatives)."""
+    from clfeval._metrics import Counts
+
+    pi, n = pl.col(PI), n_pos + n_neg
+    both = (n_pos > 0) & (n_neg > 0)
+    a = pl.when(both).then(pi * n / n_pos)
+    b = pl.when(both).then((1.0 - pi) * n / n_neg)
+    tp2, fp2 = tp * a, fp * b
+    return Counts(tp=tp2, pred=tp2 + fp2, support=pl.when(both).then(pi * n), total=n)

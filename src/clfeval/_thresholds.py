@@ -11,7 +11,7 @@ from typing import Any
 
 import polars as pl
 
-from clfeval import _options
+from clfeval import _costs, _options, _shift
 from clfeval._counts import POLARS
 from clfeval._curves import (
     COUNT_COLUMNS,
@@ -23,9 +23,11 @@ from clfeval._curves import (
     FrameScore,
     S,
     W,
+    _with_start,
     counts_table,
     finish,
     over,
+    rate,
 )
 from clfeval._metrics import THRESHOLD_METRICS, Counts, binary_formulas
 from clfeval._models import Models, comparable
@@ -35,23 +37,55 @@ from clfeval.exceptions import InputError
 __all__ = ["best_threshold", "thresholds"]
 
 
-def _metric_columns(beta: float, zero_division: float | None) -> dict[str, pl.Expr]:
-    """Every metric of the thresholds table: the registry's formulas over the counts."""
+def _counts(shifted: bool) -> Counts:
+    """The counts the metrics read: as measured, or re-weighted to ``__clf_pi``."""
     tp, fp = pl.col(TP).cast(pl.Float64), pl.col(FP).cast(pl.Float64)
     # "+ 0.0 * tp": totals laid out like tp, so Polars divides exactly (see _curves.rate)
     n_pos, n_neg = pl.col(NP) + 0.0 * tp, pl.col(NN) + 0.0 * tp
-    counts = Counts(tp=tp, pred=tp + fp, support=n_pos, total=n_pos + n_neg)
-    return binary_formulas(POLARS, counts, zero_division, beta, THRESHOLD_METRICS)
+    if shifted:
+        return _shift.shifted_counts(tp, fp, n_pos, n_neg)  # type: ignore[no-any-return]
+    return Counts(tp=tp, pred=tp + fp, support=n_pos, total=n_pos + n_neg)
+
+
+def _metric_columns(
+    beta: float, zero_division: float | None, shifted: bool = False
+) -> dict[str, pl.Expr]:
+    """Every metric of the thresholds table: the registry's formulas over the counts."""
+    return binary_formulas(POLARS, _counts(shifted), zero_division, beta, THRESHOLD_METRICS)
 
 
 def _table(
-    table: pl.LazyFrame, metrics: Sequence[str], beta: float, zero_division: float | None
+    table: pl.LazyFrame,
+    metrics: Sequence[str],
+    beta: float,
+    zero_division: float | None,
+    shifted: bool = False,
+    costs: _costs.Costs | None = None,
 ) -> pl.LazyFrame:
-    formulas = _metric_columns(beta, zero_division)
+    formulas = _metric_columns(beta, zero_division, shifted)
+    extra = []
+    if shifted:  # the measured prevalence beside the target
+        n_pos = pl.col(NP).cast(pl.Float64)
+        extra += [
+            rate(n_pos, n_pos + pl.col(NN)).alias(_shift.MEASURED),
+            pl.col(_shift.PI).alias(_shift.TARGET),
+        ]
+    if costs is not None:
+        extra += _costs.cost_columns(_counts(shifted), costs)
     return table.with_columns(
         (pl.col(NP) - pl.col(TP)).alias("fn"),
         (pl.col(NN) - pl.col(FP)).alias("tn"),
         *[formulas[m].alias(m) for m in metrics],
+        *extra,
+    )
+
+
+def _decision_options(
+    prevalence: Any, cost_fp: Any, cost_fn: Any, benefit_tp: Any, benefit_tn: Any
+) -> tuple[Any, _costs.Costs | None]:
+    return (
+        _options.prevalence(prevalence),
+        _options.costs(cost_fp, cost_fn, benefit_tp, benefit_tn),
     )
 
 
@@ -78,6 +112,11 @@ def thresholds(
     beta: float = 1.0,
     zero_division: float | None = 0.0,
     labels: Sequence[Any] | None = None,
+    prevalence: Any = None,
+    cost_fp: float | None = None,
+    cost_fn: float | None = None,
+    benefit_tp: float = 0.0,
+    benefit_tn: float = 0.0,
     models: Models = None,
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
@@ -91,6 +130,14 @@ def thresholds(
     (default all): precision, recall, specificity, fpr, npv, f1, fbeta (``beta``), accuracy,
     balanced_accuracy, mcc, youden_j (recall + specificity − 1), each the label metric of the
     thresholded predictions; a zero denominator gives ``zero_division`` (0.0 as scikit-learn).
+
+    ``prevalence`` (a number in (0, 1), a column holding it per group, or ``{class: share}``
+    for per-class scores): the metrics at that target prevalence, from the counts
+    re-weighted to it (``tp, fp, fn, tn`` stay as measured), with ``prevalence`` (measured)
+    and ``target_prevalence`` after the counts. ``cost_fp``, ``cost_fn`` (and optional
+    ``benefit_tp``, ``benefit_tn``, all >= 0 per row) add ``expected_cost``, the cost per row
+    c_fp·fp + c_fn·fn − b_tp·tp − b_tn·tn over n, and ``total_cost``, the same sum (at the
+    target prevalence when one is given).
 
     ``models=`` (instead of ``score``) compares the score columns of a wide frame, as
     a list or ``{name: column}``: one result per model, with a ``model`` column first.
@@ -110,6 +157,7 @@ def thresholds(
     )
     beta = _options.beta(beta)
     zero_division = _options.zero_division(zero_division)
+    target, costs = _decision_options(prevalence, cost_fp, cost_fn, benefit_tp, benefit_tn)
     if n is not None:
         n = _options.positive_int(
             "n",
@@ -126,14 +174,20 @@ def thresholds(
         table = table.join(
             cuts, on=[*keys, "threshold"], how="semi", nulls_equal=True, maintain_order="left"
         )
-    out = _table(table, chosen, beta, zero_division)
-    return finish(prep, out, keys, "threshold", *COUNT_COLUMNS, *chosen)
+    table = _shift.with_target(table, prep, y, keys, target, pos_label)
+    out = _table(table, chosen, beta, zero_division, target is not None, costs)
+    shown = [_shift.MEASURED, _shift.TARGET] if target is not None else []
+    cost = [_costs.EXPECTED, _costs.TOTAL] if costs is not None else []
+    return finish(prep, out, keys, "threshold", *COUNT_COLUMNS, *shown, *chosen, *cost)
 
 
 def _metric_name(metric: str, beta: float) -> tuple[str, float]:
-    """(thresholds column, beta) for a metric name: a column, ``fbeta`` or ``f<beta>``."""
+    """(thresholds column, beta) for a metric name: a column, ``fbeta``, ``f<beta>`` or
+    ``cost`` (the ``expected_cost`` column)."""
     if metric in METRIC_COLUMNS or metric in COUNT_COLUMNS:
         return metric, beta
+    if metric == "cost":
+        return _costs.EXPECTED, beta
     if metric.startswith("f"):
         try:
             value = float(metric[1:])
@@ -145,7 +199,7 @@ def _metric_name(metric: str, beta: float) -> tuple[str, float]:
         f"metric={metric!r} is not a column of the thresholds table",
         role="metric",
         rule="option",
-        hint=f"choose from {METRIC_COLUMNS + COUNT_COLUMNS} or 'f<beta>' like 'f2'",
+        hint=f"choose from {METRIC_COLUMNS + COUNT_COLUMNS}, 'f<beta>' like 'f2', or 'cost'",
     )
 
 
@@ -161,6 +215,11 @@ def best_threshold(
     min_recall: float | None = None,
     pos_label: Any = 1,
     labels: Sequence[Any] | None = None,
+    prevalence: Any = None,
+    cost_fp: float | None = None,
+    cost_fn: float | None = None,
+    benefit_tp: float = 0.0,
+    benefit_tn: float = 0.0,
     models: Models = None,
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
@@ -174,7 +233,14 @@ def best_threshold(
     ``min_precision=p`` picks the lowest threshold whose precision is >= p (the most recall
     under that constraint); ``min_recall=r`` the highest threshold whose recall is >= r; with
     both, the threshold maximising ``metric`` among those meeting both. One row per group;
-    nulls when no threshold qualifies.
+    nulls when no threshold qualifies. ``prevalence``: the metrics (and constraints) at that
+    target prevalence, as in :func:`thresholds`.
+
+    ``metric="cost"`` (with ``cost_fp``, ``cost_fn``, optional ``benefit_tp``,
+    ``benefit_tn``) minimises the expected cost per row instead, flagging no row at all
+    (threshold +inf) included, and adds ``calibrated_threshold``: the cost-optimal threshold
+    if the scores are calibrated probabilities, (c_fp + b_tn) / (c_fp + b_tn + c_fn + b_tp),
+    moved by Bayes' rule to the target prevalence when one is given.
 
     ``models=`` (instead of ``score``) compares the score columns of a wide frame, as
     a list or ``{name: column}``: one result per model, with a ``model`` column first.
@@ -193,6 +259,15 @@ def best_threshold(
             hint="pass one name, e.g. metric='f1'",
         )
     column, beta = _metric_name(metric, _options.beta(beta))
+    target, costs = _decision_options(prevalence, cost_fp, cost_fn, benefit_tp, benefit_tn)
+    if column == _costs.EXPECTED and costs is None:
+        raise InputError(
+            "metric='cost' needs cost_fp= and cost_fn=",
+            role="cost_fp",
+            rule="option",
+            hint="pass the cost of a false positive and of a false negative, e.g. "
+            "cost_fp=1, cost_fn=10",
+        )
     min_precision = _options.fraction(
         "min_precision", min_precision, open_low=False, hint="a precision to reach, in [0, 1]"
     )
@@ -202,8 +277,13 @@ def best_threshold(
     prep, table, keys, _ = counts_table(
         data, y, score, pos_label, labels, by, weight, missing, nonfinite
     )
+    minimise = column == _costs.EXPECTED
+    if minimise:  # flagging no row is a decision too
+        table = _with_start(table, keys, threshold=float("inf"), tp=0, fp=0)
+    table = _shift.with_target(table, prep, y, keys, target, pos_label)
     needed = {column, "precision", "recall"} - set(COUNT_COLUMNS)
-    out = _table(table, [m for m in METRIC_COLUMNS if m in needed], beta, 0.0)
+    metric_names = [m for m in METRIC_COLUMNS if m in needed]
+    out = _table(table, metric_names, beta, 0.0, target is not None, costs if minimise else None)
     cand, m = out, pl.col(column)
     if min_precision is not None:
         cand = cand.filter(pl.col("precision") >= min_precision)
@@ -214,15 +294,25 @@ def best_threshold(
     elif min_recall is not None and min_precision is None:
         pick = cand.filter(over(pl.int_range(pl.len()) == 0, keys))
     else:
-        best = cand.filter(m == over(m.max(), keys))
+        best = cand.filter(m == over(m.min() if minimise else m.max(), keys))
         pick = best.filter(over(pl.int_range(pl.len()) == 0, keys))
     shown = [column] if column not in COUNT_COLUMNS else []
-    pick = pick.select(*keys, "threshold", *shown, *COUNT_COLUMNS)
+    bayes = []
+    if minimise:
+        assert costs is not None
+        measured = rate(pl.col(NP).cast(pl.Float64), pl.col(NP) + pl.col(NN))
+        pi = pl.col(_shift.PI) if target is not None else None
+        bayes = [_costs.bayes_threshold(costs, measured, pi).alias("calibrated_threshold")]
+    pick = pick.select(*keys, "threshold", *shown, *COUNT_COLUMNS, *bayes)
     groups = out.select(keys).unique() if keys else pl.LazyFrame({"__clf_one": [1]})
     on = keys or ["__clf_one"]
     if not keys:
         pick = pick.with_columns(pl.lit(1).alias("__clf_one"))
     result = groups.join(pick, on=on, how="left", nulls_equal=True).sort(on, nulls_last=True)
-    if column != metric:
+    if column != metric and not minimise:
         result = result.rename({column: metric})
-    return finish(prep, result, keys, "threshold", *([metric] if shown else []), *COUNT_COLUMNS)
+    label = column if minimise else metric
+    extra = ["calibrated_threshold"] if minimise else []
+    return finish(
+        prep, result, keys, "threshold", *([label] if shown else []), *COUNT_COLUMNS, *extra
+    )

@@ -648,10 +648,11 @@ def check_labels_present(classes: Sequence[Any], labels: Sequence[Any] | None, y
 # --- decisions: the target prevalence and the folds ------------------------------------------
 
 
-def check_prevalence(prep: Prepared, y: str, target: Any) -> None:
+def check_prevalence(prep: Prepared, y: str, target: Any, *, complete: bool = True) -> None:
     """A ``prevalence=`` that reads the data: a column holding π (numeric, and on eager input
     no null, every value in (0, 1), constant within each group), or a class distribution
-    (its classes of the kind of ``y``; on eager input every class of ``y`` has a share)."""
+    (its classes of the kind of ``y``; with ``complete``, on eager input, every class of
+    ``y`` has a share)."""
     schema = prep.frame.collect_schema()
     if isinstance(target, str):
         check_columns(schema, {"prevalence": target})
@@ -703,7 +704,7 @@ def check_prevalence(prep: Prepared, y: str, target: Any) -> None:
         dtype = schema[y]
         for key in target:
             check_class_value(dtype, key, y, "prevalence")
-        if not prep.eager:
+        if not prep.eager or not complete:
             return
         present = prep.frame.select(pl.col(y).unique().sort()).collect().to_series().to_list()
         unknown = [c for c in present if c not in target]
