@@ -16,6 +16,7 @@ from clfeval._curves import (
     roc_curve,
     threshold_counts,
 )
+from clfeval._decide import cv_summary, decision_curve, expected_cost
 from clfeval._label import (
     accuracy,
     balanced_accuracy,
@@ -57,9 +58,12 @@ __all__ = [
     "cohen_kappa",
     "confusion_matrix",
     "counts",
+    "cv_summary",
     "datasets",
+    "decision_curve",
     "det_curve",
     "ece",
+    "expected_cost",
     "f1",
     "fbeta",
     "fnr",

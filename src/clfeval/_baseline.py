@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from clfeval import _label, _options
+from clfeval import _label, _options, _shift
 from clfeval._counts import (
     COUNTS_COLUMNS,
     N,
@@ -27,6 +27,7 @@ from clfeval._validate import (
     check_labels_present,
     check_options,
     check_pos_label,
+    check_prevalence,
     prepare,
 )
 
@@ -44,6 +45,7 @@ def baseline(
     average: _label.Average = "binary",
     labels: Sequence[Any] | None = None,
     zero_division: _label.ZeroDivision = 0.0,
+    prevalence: Any = None,
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
     missing: Literal["raise", "drop"] = "raise",
@@ -54,7 +56,8 @@ def baseline(
     probability 1; ``prior`` predicts the same class but scores with the class shares as
     probabilities; ``uniform`` scores the expected confusion matrix of guessing each class with
     probability 1/k (each actual class split evenly), with probabilities 1/k. Defaults: the
-    label metrics of :func:`metrics` plus log_loss and brier (binary only).
+    label metrics of :func:`metrics` plus log_loss and brier (binary only). ``prevalence``:
+    at that target, on the rows re-weighted as :func:`metrics` does (its majority and shares).
 
     Examples
     --------
@@ -65,6 +68,7 @@ def baseline(
     data = as_polars(data)
     labels = _options.labels(labels)
     check_options(average=average, labels=labels, zero_division=zero_division)
+    target = _options.prevalence(prevalence)
     binary = average == "binary"
     known = (*LABEL_METRICS, "log_loss", "brier")
     names = (
@@ -94,6 +98,9 @@ def baseline(
     if classes is not None and binary and any(n in AVERAGED for n in names):
         dtype = prep.frame.collect_schema()[y]
         check_pos_label(classes, pos_label, average=average, labels=labels, y=y, dtype=dtype)
+    if target is not None:
+        check_prevalence(prep, y, target)
+        prep, weight, _ = _shift.shift_frame(prep, y, target, pos_label, weight)
     n = pl.len().cast(pl.Float64) if weight is None else pl.col(weight).cast(pl.Float64).sum()
     actual = prep.frame.group_by([*b, y]).agg(n.alias(N))
     # the majority class of each group: largest count, ties to the first in class order
@@ -158,7 +165,7 @@ def baseline(
             .sort([*b, "__s"], nulls_last=True)
             .drop("__s")
         )
-    return prep.finish(out)
+    return prep.finish(out if target is None else _shift.no_nan(out, b))
 
 
 def _proba_baseline(

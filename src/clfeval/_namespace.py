@@ -13,6 +13,7 @@ import polars as pl
 
 from clfeval import _baseline, _counts, _curves, _metric_table, _prob, _report, _thresholds
 from clfeval._models import Models
+from clfeval._namespace_decide import DecideMethods
 
 if TYPE_CHECKING:
     from clfeval._plot import PlotNamespace
@@ -22,7 +23,7 @@ Missing = Literal["raise", "drop"]
 Score = str | Sequence[str] | Mapping[Any, str]
 
 
-class ClfNamespace:
+class ClfNamespace(DecideMethods):
     """Classifier evaluation for the frame: ``df.clf.report("y", "yhat")``."""
 
     def __init__(self, frame: pl.DataFrame | pl.LazyFrame) -> None:
@@ -92,6 +93,7 @@ class ClfNamespace:
         beta: float = 1.0,
         multi_class: Literal["ovr", "ovo"] = "ovr",
         kappa_weights: Literal["linear", "quadratic"] | None = None,
+        prevalence: Any = None,
         models: Models = None,
         by: By = None,
         weight: str | None = None,
@@ -112,6 +114,7 @@ class ClfNamespace:
             beta=beta,
             multi_class=multi_class,
             kappa_weights=kappa_weights,
+            prevalence=prevalence,
             models=models,
             by=by,
             weight=weight,
@@ -130,6 +133,8 @@ class ClfNamespace:
         digits: int = 2,
         zero_division: float | None = 0.0,
         pos_label: Any = 1,
+        prevalence: Any = None,
+        fold: str | None = None,
         by: By = None,
         weight: str | None = None,
         missing: Missing = "raise",
@@ -146,6 +151,8 @@ class ClfNamespace:
             digits=digits,
             zero_division=zero_division,
             pos_label=pos_label,
+            prevalence=prevalence,
+            fold=fold,
             by=by,
             weight=weight,
             missing=missing,
@@ -161,6 +168,7 @@ class ClfNamespace:
         average: Any = "binary",
         labels: Sequence[Any] | None = None,
         zero_division: float | None = 0.0,
+        prevalence: Any = None,
         by: By = None,
         weight: str | None = None,
         missing: Missing = "raise",
@@ -174,6 +182,7 @@ class ClfNamespace:
             average=average,
             labels=labels,
             zero_division=zero_division,
+            prevalence=prevalence,
             by=by,
             weight=weight,
             missing=missing,
@@ -243,6 +252,7 @@ class ClfNamespace:
         pos_label: Any = 1,
         drop_intermediate: bool = False,
         labels: Sequence[Any] | None = None,
+        prevalence: Any = None,
         models: Models = None,
         by: By = None,
         weight: str | None = None,
@@ -257,6 +267,7 @@ class ClfNamespace:
             pos_label=pos_label,
             drop_intermediate=drop_intermediate,
             labels=labels,
+            prevalence=prevalence,
             models=models,
             by=by,
             weight=weight,
@@ -358,6 +369,11 @@ class ClfNamespace:
         beta: float = 1.0,
         zero_division: float | None = 0.0,
         labels: Sequence[Any] | None = None,
+        prevalence: Any = None,
+        cost_fp: float | None = None,
+        cost_fn: float | None = None,
+        benefit_tp: float = 0.0,
+        benefit_tn: float = 0.0,
         models: Models = None,
         by: By = None,
         weight: str | None = None,
@@ -375,6 +391,11 @@ class ClfNamespace:
             beta=beta,
             zero_division=zero_division,
             labels=labels,
+            prevalence=prevalence,
+            cost_fp=cost_fp,
+            cost_fn=cost_fn,
+            benefit_tp=benefit_tp,
+            benefit_tn=benefit_tn,
             models=models,
             by=by,
             weight=weight,
@@ -393,6 +414,11 @@ class ClfNamespace:
         min_recall: float | None = None,
         pos_label: Any = 1,
         labels: Sequence[Any] | None = None,
+        prevalence: Any = None,
+        cost_fp: float | None = None,
+        cost_fn: float | None = None,
+        benefit_tp: float = 0.0,
+        benefit_tn: float = 0.0,
         models: Models = None,
         by: By = None,
         weight: str | None = None,
@@ -410,6 +436,11 @@ class ClfNamespace:
             min_recall=min_recall,
             pos_label=pos_label,
             labels=labels,
+            prevalence=prevalence,
+            cost_fp=cost_fp,
+            cost_fn=cost_fn,
+            benefit_tp=benefit_tp,
+            benefit_tn=benefit_tn,
             models=models,
             by=by,
             weight=weight,

@@ -36,7 +36,6 @@ DEFAULTS: dict[str, Any] = {
     "k": 2,
     "multi_class": "ovr",
     "score_average": "macro",
-    "fold": "fold",
     "ddof": 1,
 }
 

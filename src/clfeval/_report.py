@@ -5,12 +5,12 @@ from __future__ import annotations
 import html
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 import polars as pl
 
-from clfeval import _label, _options
+from clfeval import _label, _options, _shift
 from clfeval._baseline import baseline
 from clfeval._counts import (
     COUNTS_COLUMNS,
@@ -26,6 +26,7 @@ from clfeval._validate import (
     Frame,
     Prepared,
     check_options,
+    check_prevalence,
     check_proba_sums,
     check_score_classes,
     expand_list_scores,
@@ -57,6 +58,9 @@ class Report:
     baselines: pl.DataFrame | None = None
     n_excluded: int | pl.DataFrame | None = None
     title: str = "Classification report"
+    # the measured and target prevalence (prevalence=); the cross-validated metrics (fold=)
+    context: pl.DataFrame | None = None
+    folds: pl.DataFrame | None = None
     # scikit-learn prints supports as floats when weighted, and (a quirk of its bincount) when
     # no row of the group is predicted correctly; group key -> float formatting
     float_support: dict[tuple[Any, ...], bool] = field(default_factory=dict)
@@ -99,7 +103,8 @@ class Report:
     def _extra_text(self, key: tuple[Any, ...]) -> str:
         lines: list[str] = []
         width = len("average_precision")
-        for frame, kind in ((self.extras, "score"), (self.baselines, "baseline")):
+        parts = [(self.context, "score"), (self.extras, "score"), (self.baselines, "baseline")]
+        for frame, kind in [*parts, (self.folds, "folds")]:
             if frame is None:
                 continue
             part = frame
@@ -109,6 +114,8 @@ class Report:
             if kind == "score":
                 for name, value in part.row(0, named=True).items():
                     lines.append(f"{name:>{width}s} {_fmt(value, self.digits + 2):>9s}")
+            elif kind == "folds":
+                lines += _folds_text(part, self.digits + 2)
             else:
                 header = ["strategy", *[c for c in part.columns if c != "strategy"]]
                 widths = [max(len(h), 13 if h == "strategy" else 8) for h in header]
@@ -172,13 +179,28 @@ class Report:
                 parts.append(f"<h4>{html.escape(head)}</h4>")
             parts.append(html_table(table.drop(self.by), self.digits))
         for frame, heading in (
+            (self.context, "Prevalence (measured and target)"),
             (self.extras, "Score metrics"),
             (self.baselines, "Baselines (constant predictors)"),
+            (self.folds, "Cross-validation (pooled over rows; mean and sd over folds)"),
         ):
             if frame is not None:
                 parts.append(f"<h4>{heading}</h4>")
                 parts.append(html_table(frame, self.digits + 2))
         return "\n".join(parts)
+
+
+def _folds_text(part: pl.DataFrame, digits: int) -> list[str]:
+    """The cross-validation block: one line per metric, pooled then mean and sd over folds."""
+    k = part["n_folds"].max()
+    lines = ["", f"cross-validation ({k} folds): pooled over all rows; mean, sd over folds"]
+    header = ["metric", "pooled", "mean", "sd", "n_folds"]
+    widths = [max(17, *(len(m) for m in part["metric"])), 9, 9, 9, 8]
+    lines.append("  ".join(f"{h:>{w}s}" for h, w in zip(header, widths)))
+    for metric, *values, n in part.select(header).rows():
+        cells = [metric, *(_fmt(v, digits) for v in values), str(n)]
+        lines.append("  ".join(f"{c:>{w}s}" for c, w in zip(cells, widths)))
+    return lines
 
 
 def _show(value: Any) -> str:
@@ -219,6 +241,8 @@ def report(
     digits: int = 2,
     zero_division: _label.ZeroDivision = 0.0,
     pos_label: Any = 1,
+    prevalence: Any = None,
+    fold: str | None = None,
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
     missing: Literal["raise", "drop"] = "raise",
@@ -230,6 +254,12 @@ def report(
     ``labels`` leaves out a class present in the data), ``macro avg`` and ``weighted avg``.
     With ``score``, the report adds AUROC, average precision, log loss and Brier for the
     ``pos_label`` class and the baselines of constant predictors.
+
+    ``prevalence`` (as :func:`clfeval.metrics`): every number on the rows re-weighted to
+    that target (scikit-learn's report with those ``sample_weight``), supports then being
+    weights, with the measured and target prevalence printed after it. ``fold`` (a fold
+    column) adds the cross-validated block of :func:`clfeval.cv_summary`: each metric pooled
+    over all rows, and its mean and sd over folds.
 
     See Also
     --------
@@ -254,6 +284,7 @@ def report(
     labels = _options.labels(labels)
     check_options(labels=labels, zero_division=zero_division)
     digits = _options.digits(digits)
+    target = _options.prevalence(prevalence)
     if target_names is not None and (
         isinstance(target_names, str)
         or not isinstance(target_names, Sequence)
@@ -287,7 +318,12 @@ def report(
     if isinstance(scores, dict):
         check_score_classes(prep, scores, y)
         check_proba_sums(prep, scores)
-    prep, pairs, yhat = pairs_of(prep, y, yhat, weight, labels)
+    counted, pair_weight, context = prep, weight, None
+    if target is not None:  # the label table on the rows re-weighted to the target
+        check_prevalence(prep, y, target)
+        counted, pair_weight, context = _shift.shift_frame(prep, y, target, pos_label, weight)
+    counted, pairs, yhat_col = pairs_of(counted, y, yhat, pair_weight, labels)
+    prep = replace(prep, classes=counted.classes)
     assert prep.classes is not None
     if target_names is not None:
         n = len(labels) if labels is not None else len(prep.classes)
@@ -298,8 +334,11 @@ def report(
                 rule="target_names",
                 hint="give one name per class, in the class order (or pass labels=)",
             )
-    table = _report_table(pairs, prep, y, yhat, labels, target_names, zero_division)
-    extras = baselines = None
+    table = _report_table(pairs, prep, y, yhat_col, labels, target_names, zero_division)
+    if target is not None:  # supports are n·share: 12 digits drop the noise of the sums
+        table = _shift.no_nan(table.lazy(), prep.by).collect()
+        table = table.with_columns(pl.col("support").round_sig_figs(12))
+    extras = baselines = folds = None
     if scores is not None:
         # checked already; eager input is collected so that ranking metrics can sort
         rows = prep.frame.collect() if isinstance(data, pl.DataFrame) else prep.frame
@@ -311,9 +350,12 @@ def report(
             metrics=list(SCORE_DEFAULT),
             pos_label=pos_label,
             labels=labels,
+            prevalence=target,
             by=by,
             weight=weight,
         )
+        if target is not None and not isinstance(target, dict):
+            extras = extras.drop(_shift.MEASURED, _shift.TARGET)
         extras = extras.collect() if isinstance(extras, pl.LazyFrame) else extras
         baselines = baseline(
             rows,
@@ -321,6 +363,7 @@ def report(
             pos_label=pos_label,
             by=by,
             weight=weight,
+            prevalence=target,
             metrics=["accuracy", "balanced_accuracy", "f1", "log_loss", "brier"]
             if not isinstance(scores, dict)
             else ["accuracy", "balanced_accuracy"],
@@ -329,18 +372,67 @@ def report(
     n_excluded: int | pl.DataFrame | None = None
     if prep.n_excluded is not None:
         n_excluded = prep.n_excluded.item() if not prep.by else prep.n_excluded
-    hits = group_eval(pairs, prep.by, [(pl.col(y) == pl.col(yhat)).any().alias("__hit")])
+    if fold is not None:
+        folds = _cv_block(
+            data,
+            y,
+            yhat,
+            scores,
+            fold,
+            prep.classes,
+            pos_label=pos_label,
+            labels=labels,
+            zero_division=zero_division,
+            prevalence=target,
+            by=by,
+            weight=weight,
+            missing=missing,
+            nonfinite=nonfinite,
+        )
+    hits = group_eval(pairs, prep.by, [(pl.col(y) == pl.col(yhat_col)).any().alias("__hit")])
     no_hit = {tuple(r[:-1]): not r[-1] for r in hits.collect().rows()}
     return Report(
         table,
         prep.by,
         digits,
-        weight is not None,
+        weight is not None or target is not None,
         extras,
         baselines,
         n_excluded,
         float_support=no_hit,
+        context=None if context is None else context.collect().sort(prep.by, nulls_last=True),
+        folds=folds,
     )
+
+
+def _cv_block(
+    data: Frame,
+    y: str,
+    yhat: str,
+    scores: Any,
+    fold: str,
+    classes: Sequence[Any],
+    **options: Any,
+) -> pl.DataFrame:
+    """The report's cross-validation block: :func:`clfeval.cv_summary` of the label metrics
+    (binary when the classes allow, else macro averages) and, for a binary score, AUROC."""
+    from clfeval._decide import cv_summary
+
+    ranked = isinstance(scores, str)
+    binary = len(classes) <= 2 and options["pos_label"] in classes and not options["labels"]
+    names = ["accuracy", "balanced_accuracy", "precision", "recall", "f1", "mcc"]
+    out = cv_summary(
+        data,
+        y,
+        yhat,
+        score=scores if binary and ranked else None,
+        fold=fold,
+        metrics=[*names, *(["auroc"] if binary and ranked else [])],
+        average="binary" if binary else "macro",
+        **options,
+    )
+    assert isinstance(out, pl.DataFrame)
+    return out
 
 
 def _report_table(

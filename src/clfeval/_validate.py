@@ -718,18 +718,20 @@ def check_prevalence(prep: Prepared, y: str, target: Any, *, complete: bool = Tr
             )
 
 
-def check_folds(prep: Prepared, fold: str) -> None:
-    """The fold column: present, not a group column, and on eager input at least two folds
-    in each group (and no null fold, which would be a fold of its own)."""
-    schema = prep.frame.collect_schema()
+def check_folds(
+    frame: pl.LazyFrame, fold: str, by: Sequence[str], *, eager: bool, missing: Missing
+) -> None:
+    """The fold column: present and, on eager input, at least two folds in each group and
+    no null fold (unless ``missing="drop"``, which leaves those rows out)."""
+    schema = frame.collect_schema()
     check_columns(schema, {"fold": fold})
-    if not prep.eager:
+    if not eager:
         return
     f = pl.col(fold)
     stats = [f.null_count().alias("nulls"), f.drop_nulls().n_unique().alias("folds")]
-    per = prep.frame.group_by(prep.by).agg(stats) if prep.by else prep.frame.select(stats)
-    per = per.collect()
-    if per["nulls"].sum():
+    by = list(by)
+    per = (frame.group_by(by).agg(stats) if by else frame.select(stats)).collect()
+    if per["nulls"].sum() and missing != "drop":
         raise InputError(
             f"column {fold!r} (fold) has {per['nulls'].sum()} null value(s)",
             column=fold,
@@ -740,7 +742,7 @@ def check_folds(prep: Prepared, fold: str) -> None:
     few = per.filter(pl.col("folds") < 2)
     if few.height:
         row = few.row(0, named=True)
-        where = ", ".join(f"{k}={row[k]!r}" for k in prep.by)
+        where = ", ".join(f"{k}={row[k]!r}" for k in by)
         raise InputError(
             f"column {fold!r} (fold) has {row['folds']} fold(s)"
             + (f" in the group {where}" if where else "")
