@@ -359,3 +359,39 @@ CREATE OR REPLACE MACRO _clf_adjusted(tp, fp, fn, tn) AS
             - _clf_div(1, CAST(tp + fn > 0 AS INTEGER) + CAST(tn + fp > 0 AS INTEGER), NULL),
         1 - _clf_div(1, CAST(tp + fn > 0 AS INTEGER) + CAST(tn + fp > 0 AS INTEGER), NULL),
         NULL);
+
+-- --- decisions (60_decide.sql, clf_thresholds, clf_metrics) ---------------------------------
+
+-- prevalence as DOUBLE (NULL: not given), or an error when it is not a number in (0, 1)
+-- (clfeval._options.prevalence; DuckDB orders NaN above every number, so NaN fails the < 1).
+CREATE OR REPLACE MACRO _clf_checked_prevalence(prevalence) AS
+    CASE
+        WHEN prevalence IS NULL THEN NULL::DOUBLE
+        WHEN _clf_option_number(prevalence) > 0 AND _clf_option_number(prevalence) < 1
+            THEN _clf_option_number(prevalence)
+        ELSE error(printf('clfeval: prevalence = %s is not a number in (0, 1); pass the share '
+            || 'of pos_label in the population you care about, e.g. prevalence := 0.01',
+            _clf_show(prevalence)))
+    END;
+
+-- TRUE, or an error when a cost or benefit (named role) is not a finite number >= 0.
+CREATE OR REPLACE MACRO _clf_check_cost(v, role) AS
+    CASE
+        WHEN _clf_option_number(v) >= 0 AND NOT isnan(_clf_option_number(v))
+            AND NOT isinf(_clf_option_number(v)) THEN true
+        ELSE error(printf('clfeval: %s = %s is not a finite number >= 0; costs and benefits are '
+            || 'per row, in one unit (e.g. cost_fp := 1, cost_fn := 20)', role, _clf_show(v)))
+    END;
+
+-- TRUE, or an error on the costs of a binary decision: cost_fp and cost_fn given together
+-- (both NULL: no cost), each cost and benefit a finite number >= 0.
+CREATE OR REPLACE MACRO _clf_check_costs(cost_fp, cost_fn, benefit_tp, benefit_tn) AS
+    CASE
+        WHEN cost_fp IS NULL AND cost_fn IS NULL THEN true
+        WHEN cost_fp IS NULL THEN error('clfeval: cost_fn is given but cost_fp is not; pass both '
+            || 'cost_fp and cost_fn (0 is a valid cost)')
+        WHEN cost_fn IS NULL THEN error('clfeval: cost_fp is given but cost_fn is not; pass both '
+            || 'cost_fp and cost_fn (0 is a valid cost)')
+        ELSE _clf_check_cost(cost_fp, 'cost_fp') AND _clf_check_cost(cost_fn, 'cost_fn')
+            AND _clf_check_cost(benefit_tp, 'benefit_tp') AND _clf_check_cost(benefit_tn, 'benefit_tn')
+    END;

@@ -544,13 +544,32 @@ CREATE OR REPLACE MACRO _clf_weighted_avg(v, support) AS
 
 CREATE OR REPLACE MACRO clf_metrics(
     tbl, y, yhat, group_cols := [], weight_col := NULL, average := 'binary', pos_label := 1,
-    labels := NULL, zero_division := 0.0
+    labels := NULL, zero_division := 0.0, prevalence := NULL
 ) AS TABLE
 WITH base AS MATERIALIZED (
     FROM _clf_label_counts(
         tbl, y, yhat, group_cols, weight_col, labels, pos_label, average = 'binary')
 ),
-pairs AS (SELECT __clf_key, actual, predicted, n FROM base WHERE __clf_ord IS NULL),
+-- prevalence := p: the pairs re-weighted to that share of pos_label (clfeval._shift), each
+-- group by its own measured share; a group without both classes is NULL (shift below)
+shift AS (
+    SELECT __clf_key,
+        _clf_checked_prevalence(prevalence) AS pi,
+        coalesce(sum(n) FILTER (WHERE _clf_eq(actual, pos_label)), 0) AS n_pos,
+        coalesce(sum(n) FILTER (WHERE NOT _clf_eq(actual, pos_label)), 0) AS n_neg
+    FROM base WHERE __clf_ord IS NULL AND prevalence IS NOT NULL AND average = 'binary'
+    GROUP BY ALL
+),
+pairs AS (
+    SELECT b.__clf_key, actual, predicted,
+        n * CASE
+            WHEN s.pi IS NULL THEN 1.0
+            WHEN _clf_eq(actual, pos_label) THEN s.pi * (s.n_pos + s.n_neg) / s.n_pos
+            ELSE (1 - s.pi) * (s.n_pos + s.n_neg) / s.n_neg
+        END AS n
+    FROM base AS b LEFT JOIN shift AS s USING (__clf_key)
+    WHERE __clf_ord IS NULL
+),
 -- Per class seen in the data: its recall (balanced accuracy) and its actual and predicted
 -- totals (the multiclass MCC). Like accuracy, neither depends on labels or average.
 seen AS (
@@ -587,6 +606,9 @@ checked AS (
                 'clfeval: average = %s is not one of ''binary'', ''micro'', ''macro'', ''weighted''',
                 coalesce('''' || average || '''', 'NULL')))
         WHEN NOT _clf_check_zero_division(zero_division, '') THEN false
+        WHEN prevalence IS NOT NULL AND average <> 'binary' THEN error(
+            'clfeval: prevalence := needs average := ''binary'' in clf_metrics; for averages at a '
+            || 'target class distribution use clfeval.metrics(..., prevalence={class: share})')
         WHEN average = 'binary' AND max(n_seen) > 2 THEN error(printf(
             'clfeval: column %s (role y) has %d classes but average = ''binary''; '
             || 'use average := ''macro'', ''micro'' or ''weighted''',
@@ -650,19 +672,34 @@ result AS (
     JOIN per_group AS g USING (__clf_key)
     JOIN averaged AS a USING (__clf_key), checked
     WHERE checked.ok
+),
+shown AS (
+    SELECT __clf_key,
+        _clf_div(s.n_pos, s.n_pos + s.n_neg, NULL) AS __clf_measured,
+        s.pi AS __clf_target,
+        CASE
+            WHEN prevalence IS NOT NULL AND NOT (s.n_pos > 0 AND s.n_neg > 0)
+                THEN NULL
+            ELSE COLUMNS(lambda c: c NOT IN ('__clf_key', 'pi', 'n_pos', 'n_neg'))
+        END
+    FROM result AS r LEFT JOIN shift AS s USING (__clf_key)
 )
-SELECT * EXCLUDE (__clf_nogroup, __clf_key)
+-- prevalence (measured) and target_prevalence only with prevalence := p
+SELECT COLUMNS(lambda c: c NOT IN ('__clf_nogroup', '__clf_key')
+    AND (prevalence IS NOT NULL OR c NOT IN ('prevalence', 'target_prevalence')))
 FROM (
     SELECT unnest(__clf_key), __clf_key,
+        __clf_measured AS prevalence,
+        __clf_target AS target_prevalence,
         CAST(accuracy AS DOUBLE) AS accuracy,
         CAST(balanced_accuracy AS DOUBLE) AS balanced_accuracy,
         CAST(precision AS DOUBLE) AS precision,
         CAST(recall AS DOUBLE) AS recall,
         CAST(f1 AS DOUBLE) AS f1,
         CAST(mcc AS DOUBLE) AS mcc
-    FROM result
+    FROM shown
 )
 ORDER BY __clf_key;
 
 COMMENT ON MACRO TABLE clf_metrics IS
-'Label metrics per group: (group columns..., accuracy, balanced_accuracy, precision, recall, f1, mcc), all DOUBLE. Usage: FROM clf_metrics(''preds'', ''y'', ''yhat'', group_cols := [], weight_col := NULL, average := ''binary'', pos_label := 1, labels := NULL, zero_division := 0.0). average is ''binary'' (class pos_label; more than two classes is an error), ''micro'', ''macro'' or ''weighted'' (scikit-learn''s rules; zero_division NULL leaves undefined classes out of the averages); labels := [...] picks the classes averaged. accuracy, balanced_accuracy (mean recall over the classes present in y) and mcc (multiclass, Gorodkin; scikit-learn matthews_corrcoef) use every row and depend on neither average nor labels. Rows with a NULL in y, yhat or the weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL (with average ''binary''), NaN, infinite or negative weights, labels that is empty, lists a class twice or NULL, holds another kind than y, or matches no class of the data, and zero_division other than 0, 1 or NULL. Python twin: clfeval.metrics.';
+'Label metrics per group: (group columns..., accuracy, balanced_accuracy, precision, recall, f1, mcc), all DOUBLE. Usage: FROM clf_metrics(''preds'', ''y'', ''yhat'', group_cols := [], weight_col := NULL, average := ''binary'', pos_label := 1, labels := NULL, zero_division := 0.0, prevalence := NULL). prevalence := p (in (0, 1), average ''binary'') gives every metric on the pairs re-weighted to that share of pos_label (NULL in a group without both classes), after the columns prevalence (measured) and target_prevalence. average is ''binary'' (class pos_label; more than two classes is an error), ''micro'', ''macro'' or ''weighted'' (scikit-learn''s rules; zero_division NULL leaves undefined classes out of the averages); labels := [...] picks the classes averaged. accuracy, balanced_accuracy (mean recall over the classes present in y) and mcc (multiclass, Gorodkin; scikit-learn matthews_corrcoef) use every row and depend on neither average nor labels. Rows with a NULL in y, yhat or the weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL (with average ''binary''), NaN, infinite or negative weights, labels that is empty, lists a class twice or NULL, holds another kind than y, or matches no class of the data, and zero_division other than 0, 1 or NULL. Python twin: clfeval.metrics.';

@@ -108,12 +108,14 @@ COMMENT ON MACRO TABLE clf_det_curve IS
 
 CREATE OR REPLACE MACRO clf_thresholds(
     tbl, y, score, group_cols := [], weight_col := NULL, pos_label := 1, beta := 1.0,
-    zero_division := 0.0
+    zero_division := 0.0, prevalence := NULL, cost_fp := NULL, cost_fn := NULL,
+    benefit_tp := 0.0, benefit_tn := 0.0
 ) AS TABLE
 WITH counts AS (
     SELECT *, tp AS tp__d, fp AS fp__d, n_pos - tp AS fn__d, n_neg - fp AS tn__d
     FROM _clf_score_counts(tbl, y, score, group_cols, weight_col, pos_label)
     WHERE _clf_check_beta(beta, '') AND _clf_check_zero_division(zero_division, '')
+        AND _clf_check_costs(cost_fp, cost_fn, benefit_tp, benefit_tn)
 ),
 typed AS (
     SELECT *,
@@ -121,35 +123,67 @@ typed AS (
         TRY_CAST(fp__d AS BIGINT) AS fp__i,
         TRY_CAST(fn__d AS BIGINT) AS fn__i,
         TRY_CAST(tn__d AS BIGINT) AS tn__i,
-        CAST(beta AS DOUBLE) * CAST(beta AS DOUBLE) AS __clf_b2
+        CAST(beta AS DOUBLE) * CAST(beta AS DOUBLE) AS __clf_b2,
+        _clf_checked_prevalence(prevalence) AS __clf_pi
     FROM counts
-)
-SELECT * EXCLUDE (__clf_nogroup, __clf_key, __clf_i)
-FROM (
+),
+-- With prevalence := p the metrics read the counts re-weighted to it (clfeval._shift): each
+-- positive weighs p n / n_pos, each negative (1 - p) n / n_neg; NULL without both classes.
+shifted AS (
+    SELECT *,
+        tp__d * __clf_a AS __clf_tp, fp__d * __clf_b AS __clf_fp,
+        fn__d * __clf_a AS __clf_fn, tn__d * __clf_b AS __clf_tn
+    FROM (
+        SELECT *,
+            CASE WHEN __clf_pi IS NULL THEN 1.0::DOUBLE WHEN n_pos > 0 AND n_neg > 0
+                THEN __clf_pi * (n_pos + n_neg) / n_pos END AS __clf_a,
+            CASE WHEN __clf_pi IS NULL THEN 1.0::DOUBLE WHEN n_pos > 0 AND n_neg > 0
+                THEN (1 - __clf_pi) * (n_pos + n_neg) / n_neg END AS __clf_b
+        FROM typed
+    )
+),
+rows AS (
     SELECT unnest(__clf_key), __clf_key, __clf_i, threshold,
         COLUMNS(_clf_typed(weight_col, 'tp')) AS tp,
         COLUMNS(_clf_typed(weight_col, 'fp')) AS fp,
         COLUMNS(_clf_typed(weight_col, 'fn')) AS fn,
         COLUMNS(_clf_typed(weight_col, 'tn')) AS tn,
-        _clf_div(tp__d, tp__d + fp__d, zero_division) AS precision,
-        _clf_div(tp__d, tp__d + fn__d, zero_division) AS recall,
-        _clf_div(tn__d, tn__d + fp__d, zero_division) AS specificity,
-        _clf_div(fp__d, fp__d + tn__d, zero_division) AS fpr,
-        _clf_div(tn__d, tn__d + fn__d, zero_division) AS npv,
-        _clf_div(2 * tp__d, (tp__d + fn__d) + (tp__d + fp__d), zero_division) AS f1,
-        _clf_div((1 + __clf_b2) * tp__d, __clf_b2 * (tp__d + fn__d) + (tp__d + fp__d), zero_division)
-            AS fbeta,
-        _clf_div(tp__d + tn__d, tp__d + fp__d + fn__d + tn__d, zero_division) AS accuracy,
-        _clf_balanced(tp__d, fp__d, fn__d, tn__d) AS balanced_accuracy,
-        _clf_mcc(tp__d, fp__d, fn__d, tn__d) AS mcc,
-        _clf_div(tp__d, tp__d + fn__d, zero_division)
-            + _clf_div(tn__d, tn__d + fp__d, zero_division) - 1 AS youden_j
-    FROM typed
+        _clf_div(n_pos, n_pos + n_neg, NULL) AS prevalence,
+        __clf_pi AS target_prevalence,
+        _clf_div(__clf_tp, __clf_tp + __clf_fp, zero_division) AS precision,
+        _clf_div(__clf_tp, __clf_tp + __clf_fn, zero_division) AS recall,
+        _clf_div(__clf_tn, __clf_tn + __clf_fp, zero_division) AS specificity,
+        _clf_div(__clf_fp, __clf_fp + __clf_tn, zero_division) AS fpr,
+        _clf_div(__clf_tn, __clf_tn + __clf_fn, zero_division) AS npv,
+        _clf_div(2 * __clf_tp, (__clf_tp + __clf_fn) + (__clf_tp + __clf_fp), zero_division) AS f1,
+        _clf_div((1 + __clf_b2) * __clf_tp, __clf_b2 * (__clf_tp + __clf_fn) + (__clf_tp + __clf_fp),
+            zero_division) AS fbeta,
+        _clf_div(__clf_tp + __clf_tn, __clf_tp + __clf_fp + __clf_fn + __clf_tn, zero_division)
+            AS accuracy,
+        _clf_balanced(__clf_tp, __clf_fp, __clf_fn, __clf_tn) AS balanced_accuracy,
+        _clf_mcc(__clf_tp, __clf_fp, __clf_fn, __clf_tn) AS mcc,
+        _clf_div(__clf_tp, __clf_tp + __clf_fn, zero_division)
+            + _clf_div(__clf_tn, __clf_tn + __clf_fp, zero_division) - 1 AS youden_j,
+        -- the cost per row and in total: c_fp fp + c_fn fn - b_tp tp - b_tn tn (clfeval._costs)
+        _clf_div(__clf_cost, __clf_tp + __clf_fp + __clf_fn + __clf_tn, NULL) AS expected_cost,
+        __clf_cost AS total_cost
+    FROM (
+        SELECT *,
+            CAST(cost_fp AS DOUBLE) * __clf_fp + CAST(cost_fn AS DOUBLE) * __clf_fn
+                - CAST(benefit_tp AS DOUBLE) * __clf_tp - CAST(benefit_tn AS DOUBLE) * __clf_tn
+                AS __clf_cost
+        FROM shifted
+    )
 )
+-- the prevalence columns only with prevalence, the cost columns only with costs
+SELECT COLUMNS(lambda c: c NOT IN ('__clf_nogroup', '__clf_key', '__clf_i')
+    AND (prevalence IS NOT NULL OR c NOT IN ('prevalence', 'target_prevalence'))
+    AND (cost_fp IS NOT NULL OR c NOT IN ('expected_cost', 'total_cost')))
+FROM rows
 ORDER BY COLUMNS(_clf_group_list(group_cols)), __clf_i;
 
 COMMENT ON MACRO TABLE clf_thresholds IS
-'Metrics at every threshold: (group columns..., threshold, tp, fp, fn, tn, precision, recall, specificity, fpr, npv, f1, fbeta, accuracy, balanced_accuracy, mcc, youden_j), one row per distinct score, highest first; a row is predicted positive when score >= threshold. Usage: FROM clf_thresholds(''preds'', ''y'', ''score'', group_cols := [], weight_col := NULL, pos_label := 1, beta := 1.0, zero_division := 0.0). Counts are BIGINT (DOUBLE with weight_col); ratios with a zero denominator are zero_division; youden_j = recall + specificity - 1; balanced_accuracy is the mean recall over the classes present. NaN or infinite scores raise. Rows with a NULL in y, score or the weight are left out. Errors (clfeval: ...) on pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a score column that holds no numbers, NaN, infinite or negative weights, beta that is not a number >= 0, and zero_division other than 0, 1 or NULL. Python twin: clfeval.thresholds; scikit-learn: confusion_matrix_at_thresholds.';
+'Metrics at every threshold: (group columns..., threshold, tp, fp, fn, tn, precision, recall, specificity, fpr, npv, f1, fbeta, accuracy, balanced_accuracy, mcc, youden_j), one row per distinct score, highest first; a row is predicted positive when score >= threshold. Usage: FROM clf_thresholds(''preds'', ''y'', ''score'', group_cols := [], weight_col := NULL, pos_label := 1, beta := 1.0, zero_division := 0.0, prevalence := NULL, cost_fp := NULL, cost_fn := NULL, benefit_tp := 0.0, benefit_tn := 0.0). Counts are BIGINT (DOUBLE with weight_col); ratios with a zero denominator are zero_division; youden_j = recall + specificity - 1; balanced_accuracy is the mean recall over the classes present. prevalence := p (in (0, 1)) computes the metrics on the counts re-weighted to that share of positives (the counts stay as measured) and adds prevalence (measured) and target_prevalence after tn; NULL without both classes. cost_fp := and cost_fn := (with optional benefit_tp :=, benefit_tn :=, all >= 0 per row) add expected_cost = (cost_fp fp + cost_fn fn - benefit_tp tp - benefit_tn tn) / n and total_cost, at the target prevalence when given. NaN or infinite scores raise. Rows with a NULL in y, score or the weight are left out. Errors (clfeval: ...) on pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL, a score column that holds no numbers, NaN, infinite or negative weights, beta that is not a number >= 0, zero_division other than 0, 1 or NULL, prevalence outside (0, 1), and costs that are negative, NaN, infinite or given alone. Python twin: clfeval.thresholds; scikit-learn: confusion_matrix_at_thresholds.';
 
 -- max_fpr as DOUBLE (1.0 for NULL: the full area), or an error when it is not a number in
 -- (0, 1] (clfeval._options.max_fpr).

@@ -22,6 +22,8 @@ class Macro:
 
 
 _LABEL = ("group_cols", "weight_col", "labels")
+_DECIDE = ("prevalence",)  # a number in (0, 1): the metrics at that share of positives
+_COSTS = ("cost_fp", "cost_fn", "benefit_tp", "benefit_tn")
 _CURVE = ("group_cols", "weight_col", "pos_label")
 _PER_CLASS = ("group_cols", "weight_col", "labels")
 _RATES = (
@@ -36,7 +38,7 @@ TABLE_MACROS: dict[str, Macro] = {
     ),
     "clf_metrics": Macro(
         ("y", "yhat"),
-        (*_LABEL, "average", "pos_label", "zero_division"),
+        (*_LABEL, "average", "pos_label", "zero_division", *_DECIDE),
         ("accuracy", "balanced_accuracy", "precision", "recall", "f1", "mcc"),
     ),
     "clf_roc_curve": Macro(
@@ -48,7 +50,9 @@ TABLE_MACROS: dict[str, Macro] = {
     "clf_det_curve": Macro(
         ("y", "score"), (*_CURVE, "drop_intermediate"), ("threshold", "fpr", "fnr")
     ),
-    "clf_thresholds": Macro(("y", "score"), (*_CURVE, "beta", "zero_division"), _RATES),
+    "clf_thresholds": Macro(
+        ("y", "score"), (*_CURVE, "beta", "zero_division", *_DECIDE, *_COSTS), _RATES
+    ),
     "clf_auroc": Macro(("y", "score"), (*_CURVE, "max_fpr"), ("auroc",)),
     "clf_average_precision": Macro(("y", "score"), _CURVE, ("average_precision",)),
     "clf_gain": Macro(("y", "score"), _CURVE, ("fraction_targeted", "gain")),

@@ -73,7 +73,13 @@ def check_values(
     for name, check in checks.items():
         if name in out:
             out[name] = check(out[name])
-    return out
+    if "prevalence" in out:  # a number here: the macros take no column and no mapping
+        out["prevalence"] = _options.prevalence(out["prevalence"], column=False, mapping=False)
+    costs = ("cost_fp", "cost_fn", "benefit_tp", "benefit_tn")
+    if any(out.get(c) is not None for c in costs):
+        given = _options.costs(*(out.get(c, 0.0 if c.startswith("b") else None) for c in costs))
+        out.update({c: v for c, v in zip(costs, given or ()) if c in out})
+    return {k: v for k, v in out.items() if k not in (*costs, "prevalence") or v is not None}
 
 
 # --- sessions ------------------------------------------------------------------------------
@@ -358,6 +364,15 @@ def table_macro(
         ovo = params.get("multi_class", "ovr") == "ovo"
         averages = ("macro", "weighted") if ovo else ("macro", "weighted", "micro")
     params = check_values(params, averages)
+    if name == "clf_metrics" and "prevalence" in params and params.get("average") != "binary":
+        if "average" in params:  # the macro's message, before any data is read
+            raise InputError(
+                "prevalence needs average='binary' in clf_metrics",
+                role="prevalence",
+                rule="option",
+                hint="for averages at a target class distribution use "
+                "clfeval.metrics(..., prevalence={class: share})",
+            )
     if name == "clf_metrics" and params.get("average", "binary") != "binary":
         # pos_label matters only for 'binary'; dropping it keeps string labels away from the
         # integer default
