@@ -23,7 +23,7 @@ Running a macro from Python (every user string is a bound parameter, never SQL t
     :func:`confusion_matrix`, :func:`counts`, :func:`report`, :func:`metrics`,
     :func:`roc_curve`, :func:`pr_curve`, :func:`det_curve`, :func:`thresholds`, :func:`auroc`,
     :func:`average_precision`, :func:`calibration`, :func:`gain_curve`, :func:`lift_curve`,
-    :func:`ece`, :func:`top_k_accuracy`. Per-class scores (``{label: column}``, or a list of
+    :func:`ece`, :func:`top_k_accuracy`, :func:`decision_curve`, :func:`cv_summary`. Per-class scores (``{label: column}``, or a list of
     columns with ``labels=``) run the multiclass macros: ``auroc`` (``multi_class=``,
     ``average=``), ``roc_curve`` and ``pr_curve`` (one-vs-rest, a ``label`` column), ``ece``
     (top-label) and ``top_k_accuracy``. Each returns a
@@ -58,6 +58,8 @@ from clfeval.sql._wrappers import (
     calibration,
     confusion_matrix,
     counts,
+    cv_summary,
+    decision_curve,
     det_curve,
     ece,
     gain_curve,
@@ -81,6 +83,8 @@ __all__ = [
     "confusion_matrix",
     "connect",
     "counts",
+    "cv_summary",
+    "decision_curve",
     "det_curve",
     "ece",
     "files",

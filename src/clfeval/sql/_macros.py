@@ -19,6 +19,7 @@ class Macro:
         False  # the score argument is per-class scores (columns, or a LIST), labels= needed
     )
     covers_y: bool = False  # (multiclass) every class of y needs a score column, as the curves
+    column_options: tuple[str, ...] = ()  # options that name a column the macro reads (fold)
 
 
 _LABEL = ("group_cols", "weight_col", "labels")
@@ -85,6 +86,19 @@ TABLE_MACROS: dict[str, Macro] = {
         ("label", "threshold", "precision", "recall"),
         multiclass=True,
         covers_y=True,
+    ),
+    # 60_decide.sql
+    "clf_decision_curve": Macro(
+        ("y", "proba"),
+        (*_CURVE, "thresholds"),
+        ("threshold", "net_benefit", "net_benefit_all", "net_benefit_none"),
+        probability=True,
+    ),
+    "clf_cv_summary": Macro(
+        ("y", "yhat"),
+        (*_LABEL, "average", "pos_label", "zero_division", "fold", "ddof"),
+        ("metric", "pooled", "mean", "sd", "n_folds"),
+        column_options=("fold",),
     ),
     "clf_calibration": Macro(
         ("y", "proba"),

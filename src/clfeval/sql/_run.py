@@ -57,6 +57,9 @@ def check_values(
             "'ovr' is one-vs-rest, 'ovo' is Hand & Till's one-vs-one",
         ),
         "n_bins": _options.n_bins,
+        "thresholds": _options.threshold_grid,
+        "ddof": _options.ddof,
+        "fold": lambda v: _options.column_name("fold", v),
         "weights": lambda v: _options.choice(
             "weights",
             v,
@@ -364,15 +367,18 @@ def table_macro(
         ovo = params.get("multi_class", "ovr") == "ovo"
         averages = ("macro", "weighted") if ovo else ("macro", "weighted", "micro")
     params = check_values(params, averages)
-    if name == "clf_metrics" and "prevalence" in params and params.get("average") != "binary":
-        if "average" in params:  # the macro's message, before any data is read
-            raise InputError(
-                "prevalence needs average='binary' in clf_metrics",
-                role="prevalence",
-                rule="option",
-                hint="for averages at a target class distribution use "
-                "clfeval.metrics(..., prevalence={class: share})",
-            )
+    if (
+        name == "clf_metrics"
+        and "prevalence" in params
+        and params.get("average", "binary") != "binary"
+    ):
+        raise InputError(
+            "prevalence needs average='binary' in clf_metrics",
+            role="prevalence",
+            rule="option",
+            hint="for averages at a target class distribution use "
+            "clfeval.metrics(..., prevalence={class: share})",
+        )
     if name == "clf_metrics" and params.get("average", "binary") != "binary":
         # pos_label matters only for 'binary'; dropping it keeps string labels away from the
         # integer default

@@ -112,11 +112,26 @@ class Call:
         return label and (self.binary or self.params.get("labels") is not None)
 
 
+def _check_named(named: dict[str, str], by: list[str]) -> None:
+    """A column named by an option (the fold) may not be a group column."""
+    for role, column in named.items():
+        if column in by:
+            raise InputError(
+                f"the {role} column {column!r} is also a group column (by=)",
+                column=column,
+                role=role,
+                rule="by_name",
+                hint="group by the other columns: the folds are summarised within each group",
+            )
+
+
 @contextmanager
 def source(con: duckdb.DuckDBPyConnection, data: Data, call: Call) -> Iterator[Source]:
     """Check the call's data as the front door does, then expose it to ``con`` by a name."""
     roles = call.roles
-    _check_names([*roles.items(), *(("by", b) for b in call.by)])
+    named = {o: call.params[o] for o in call.spec.column_options if o in call.params}
+    _check_names([*roles.items(), *(("by", b) for b in call.by), *named.items()])
+    _check_named(named, call.by)
     pos_label, labels = call.pos_label, call.params.get("labels")
     if isinstance(data, str):
         schema = _checks.table_schema(con, data)
@@ -152,6 +167,7 @@ def source(con: duckdb.DuckDBPyConnection, data: Data, call: Call) -> Iterator[S
                     rule="unknown_label",
                     hint=f"the score columns cover {list(call.scores)!r}; add the missing classes",
                 )
+        _validate.check_columns(schema, named)
         classes = _checks.scan(con, data, schema, plan, classes=call.needs_classes)
         if call.missing == "drop" or call.nonfinite == "drop":
             view, excluded = _checks.kept_view(con, data, schema, plan, by)
@@ -187,7 +203,9 @@ def source(con: duckdb.DuckDBPyConnection, data: Data, call: Call) -> Iterator[S
     )
     if call.spec.covers_y and call.scores is not None:  # as the Polars per-class curves
         _validate.check_score_classes(prep, call.scores, roles["y"])
-    used = list(dict.fromkeys([*roles.values(), *prep.by]))
+    for column in named.values():  # the fold column of clf_cv_summary
+        _validate.check_folds(prep.frame, column, prep.by, eager=True, missing=call.missing)  # type: ignore[arg-type]
+    used = list(dict.fromkeys([*roles.values(), *prep.by, *named.values()]))
     schema = prep.frame.collect_schema()
     label_cols = [c for r, c in roles.items() if r in LABEL_ROLES]
     enum = _enum_of(schema, label_cols)

@@ -77,6 +77,48 @@ calibration = _wrapper("clf_calibration", "calibration: scikit-learn's calibrati
 gain_curve = _wrapper("clf_gain", "gain_curve: share of positives found against share targeted.")
 lift_curve = _wrapper("clf_lift", "lift_curve: gain over the share targeted, per distinct score.")
 _ece_binary = _wrapper("clf_ece", "ece: expected calibration error of a binary probability.")
+decision_curve = _wrapper(
+    "clf_decision_curve", "decision_curve: net benefit per threshold probability (Vickers & Elkin)."
+)
+
+
+def cv_summary(
+    data: Data,
+    y: str,
+    yhat: str,
+    *,
+    fold: str = "fold",
+    by: By = None,
+    weight: str | None = None,
+    con: duckdb.DuckDBPyConnection | None = None,
+    missing: str = "raise",
+    nonfinite: str = "raise",
+    **options: Any,
+) -> pl.DataFrame:
+    """cv_summary: the label metrics of clf_metrics pooled over folds, and their mean and sd.
+
+    Runs ``clf_cv_summary`` as ``clfeval.cv_summary`` with its default metrics (``options``
+    among average, pos_label, labels, zero_division, ddof). Returns the group columns, then
+    ``metric, pooled, mean, sd, n_folds``. With ``missing="drop"`` rows without a fold are
+    left out of a Polars frame.
+    """
+    fold = _options.column_name("fold", fold)
+    frame = isinstance(data, pl.DataFrame | pl.LazyFrame)
+    if missing == "drop" and frame and fold in data.lazy().collect_schema():  # type: ignore[union-attr]
+        data = data.filter(pl.col(fold).is_not_null())  # type: ignore[union-attr]
+    return table_macro(
+        "clf_cv_summary",
+        data,
+        y,
+        yhat,
+        fold=fold,
+        group_cols=by,
+        weight_col=weight,
+        con=con,
+        missing=missing,
+        nonfinite=nonfinite,
+        **options,
+    )
 
 
 def _is_per_class(score: Any, labels: Any) -> bool:
