@@ -104,7 +104,8 @@ WITH pooled AS (
 per_fold AS (
     SELECT *, COLUMNS([fold]) AS __clf_fold
     FROM (
-        FROM clf_metrics(tbl, y, yhat, group_cols := list_append(group_cols, fold),
+        FROM clf_metrics(tbl, y, yhat, group_cols := list_append(
+                list_filter(CAST(group_cols AS VARCHAR[]), lambda c: c <> fold), fold),
             weight_col := weight_col, average := average, pos_label := pos_label,
             labels := labels, zero_division := zero_division)
     ) UNPIVOT INCLUDE NULLS (
@@ -138,6 +139,9 @@ summary AS (
 ),
 checked AS (
     SELECT CASE
+        WHEN list_contains(CAST(group_cols AS VARCHAR[]), fold) THEN error(printf(
+            'clfeval: the fold column %s is also a group column (group_cols); group by the '
+            || 'other columns', _clf_quoted(fold)))
         WHEN sum(__clf_null_folds) > 0 THEN error(printf(
             'clfeval: column %s (fold) has null value(s); every row needs its fold',
             _clf_quoted(fold)))
@@ -151,7 +155,7 @@ checked AS (
 SELECT COLUMNS(lambda c: c NOT IN ('__clf_nogroup', '__clf_k', '__clf_null_folds', '__clf_ok'))
 FROM summary, checked
 WHERE checked.__clf_ok
-ORDER BY COLUMNS(_clf_group_list(group_cols)),
+ORDER BY COLUMNS(list_filter(_clf_group_list(group_cols), lambda c: c <> fold)),
     list_position(['accuracy', 'balanced_accuracy', 'precision', 'recall', 'f1', 'mcc'], metric);
 
 COMMENT ON MACRO TABLE clf_cv_summary IS

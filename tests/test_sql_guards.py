@@ -164,6 +164,9 @@ def call(
         options["beta"] = beta
     if spec(name).multiclass:  # a LIST of per-class scores (two classes, labels [0, 1])
         options.setdefault("labels", "[0, 1]")
+    if macro(name) == "clf_cv_summary":  # a fold column of each test table (two values)
+        fold = "'day'" if table == "preds" else "'yhats'" if "group_cols" in options else "'g'"
+        options.setdefault("fold", fold)
     options = {k: v for k, v in options.items() if takes(name, k)}
     roles = spec(name).roles
     if other is None:
