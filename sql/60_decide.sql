@@ -10,7 +10,7 @@
 CREATE OR REPLACE MACRO _clf_checked_grid(thresholds) AS
     CASE
         WHEN thresholds IS NULL THEN list_transform(range(1, 100), lambda k: CAST(k AS DOUBLE) / 100)
-        WHEN len(thresholds) = 0 THEN error('clfeval: thresholds = [] lists no threshold; '
+        WHEN len(thresholds) = 0 THEN error('clfeval: thresholds = [] lists no value; '
             || 'threshold probabilities t lie in (0, 1)')
         WHEN len(thresholds) > 10000 THEN error(printf('clfeval: thresholds lists %d values, more '
             || 'than 10,000', len(thresholds)))
@@ -21,7 +21,7 @@ CREATE OR REPLACE MACRO _clf_checked_grid(thresholds) AS
                 _clf_show(list_filter(thresholds, lambda t: t IS NULL
                     OR NOT (_clf_option_number(t) > 0 AND _clf_option_number(t) < 1))[1])))
         WHEN len(list_distinct(thresholds)) < len(thresholds) THEN error(
-            'clfeval: thresholds lists a value twice; list each threshold once')
+            'clfeval: thresholds lists a value twice; list each value once')
         ELSE list_sort(list_transform(thresholds, lambda t: _clf_option_number(t)))
     END;
 

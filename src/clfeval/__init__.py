@@ -16,7 +16,7 @@ from clfeval._curves import (
     roc_curve,
     threshold_counts,
 )
-from clfeval._decide import cv_summary, decision_curve, expected_cost
+from clfeval._decide import cv_summary, decision_curve, expected_cost, prevalence_curve
 from clfeval._label import (
     accuracy,
     balanced_accuracy,
@@ -79,6 +79,7 @@ __all__ = [
     "pr_curve",
     "precision",
     "prevalence",
+    "prevalence_curve",
     "recall",
     "report",
     "report_html",

@@ -35,7 +35,7 @@ from clfeval._validate import (
 )
 from clfeval.exceptions import InputError
 
-__all__ = ["cv_summary", "decision_curve", "expected_cost"]
+__all__ = ["cv_summary", "decision_curve", "expected_cost", "prevalence_curve"]
 
 DECISION_COLUMNS = ("threshold", "net_benefit", "net_benefit_all", "net_benefit_none")
 CV_COLUMNS = ("metric", "pooled", "mean", "sd", "n_folds")
@@ -336,3 +336,65 @@ def cv_summary(
         .select(*keys, *CV_COLUMNS)
     )
     return out.collect() if isinstance(data, pl.DataFrame) else out
+
+
+CURVE_METRICS = ("precision", "npv", "accuracy", "f1")
+
+
+def prevalence_curve(
+    data: Frame,
+    y: str,
+    yhat: str,
+    *,
+    prevalences: Sequence[float] | None = None,
+    pos_label: Any = 1,
+    zero_division: float | None = 0.0,
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    missing: Missing = "raise",
+) -> Frame:
+    """One operating point at many prevalences: ``prevalence, precision, npv, accuracy, f1``.
+
+    With the recall r and specificity s of ``yhat`` (which do not depend on the prevalence),
+    at prevalence π: precision = π·r / (π·r + (1 − π)(1 − s)), npv = (1 − π)·s / ((1 − π)·s +
+    π(1 − r)), accuracy = π·r + (1 − π)·s, as ``metrics(..., prevalence=π)``. Null in a group
+    without positives or negatives. ``prevalences`` default: 199 points evenly spaced in
+    log-odds from 0.001 to 0.999.
+
+    See Also
+    --------
+    clfeval.metrics : ``prevalence=`` for one target.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"y": [1, 1, 0, 0], "yhat": [1, 0, 1, 0]})
+    >>> prevalence_curve(df, "y", "yhat", prevalences=[0.1])["precision"].item()
+    0.1
+    """
+    from clfeval._counts import POLARS
+    from clfeval._metrics import Counts, binary_formulas
+
+    grid = _options.threshold_grid(prevalences, role="prevalences")
+    zero_division = _options.zero_division(zero_division)
+    rates = _metrics(
+        data,
+        y,
+        yhat,
+        metrics=["recall", "specificity"],
+        pos_label=pos_label,
+        zero_division=None,
+        by=by,
+        weight=weight,
+        missing=missing,
+    )
+    keys = [c for c in rates.collect_schema() if c not in ("recall", "specificity", "n_excluded")]
+    pi, r, s = pl.col("prevalence"), pl.col("recall"), pl.col("specificity")
+    tp = pi * r
+    counts = Counts(tp=tp, pred=tp + (1.0 - pi) * (1.0 - s), support=pi, total=pl.lit(1.0))
+    values = binary_formulas(POLARS, counts, zero_division, 1.0, CURVE_METRICS)
+    out = (
+        rates.lazy()
+        .join(pl.LazyFrame({"prevalence": grid}), how="cross")
+        .select(*keys, "prevalence", *[values[m].alias(m) for m in CURVE_METRICS])
+    )
+    return out.collect() if isinstance(rates, pl.DataFrame) else out

@@ -401,12 +401,20 @@ def cost_matrix(value: Any) -> dict[Any, dict[Any, float]]:
     return out
 
 
-def threshold_grid(value: Any) -> list[float]:
+def threshold_grid(value: Any, role: str = "thresholds") -> list[float]:
     """Threshold probabilities of a decision curve: default 0.01, 0.02, ..., 0.99; else a
-    list of distinct numbers in (0, 1), returned sorted."""
+    list of distinct numbers in (0, 1), returned sorted. ``role="prevalences"``: the grid of
+    a prevalence curve, by default 199 points evenly spaced in log-odds from 0.001 to 0.999."""
+    if value is None and role == "prevalences":
+        lo = math.log(0.001 / 0.999)  # logit(0.001); the grid is symmetric about 0.5
+        return [1 / (1 + math.exp(-(lo - 2 * lo * i / 198))) for i in range(199)]
     if value is None:
         return [i / 100 for i in range(1, 100)]
-    hint = "threshold probabilities t lie in (0, 1) (the odds t / (1 - t) weigh a false positive)"
+    hint = (
+        "threshold probabilities t lie in (0, 1) (the odds t / (1 - t) weigh a false positive)"
+        if role == "thresholds"
+        else "prevalences are shares of pos_label in (0, 1)"
+    )
     if isinstance(value, str | bytes | Mapping) or not isinstance(value, Sequence):
         raise _fail("thresholds", f"thresholds={value!r} is not a list of numbers", hint)
     if not value:

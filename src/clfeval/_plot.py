@@ -21,9 +21,16 @@ from clfeval._chart_data import (
     top_classes,
 )
 from clfeval._models import MODEL
+from clfeval._plot_decide import DecidePlots
 
 
-class PlotNamespace:
+def alt_vconcat(*charts: Any) -> Any:
+    import altair as alt
+
+    return alt.vconcat(*charts)
+
+
+class PlotNamespace(DecidePlots):
     """Altair charts of a frame: ``df.clf.plot.roc("y", "p")``.
 
     Each method computes the clfeval frame (``clfeval.roc_curve``, ...) with the same
@@ -233,6 +240,11 @@ class PlotNamespace:
         threshold: float | None = None,
         max_points: int = MAX_POINTS,
         labels: Sequence[Any] | None = None,
+        prevalence: Any = None,
+        cost_fp: float | None = None,
+        cost_fn: float | None = None,
+        benefit_tp: float = 0.0,
+        benefit_tn: float = 0.0,
         models: Any = None,
         by: Any = None,
         weight: str | None = None,
@@ -240,24 +252,40 @@ class PlotNamespace:
         nonfinite: Any = "raise",
     ) -> Any:
         """Metrics against the threshold, from :func:`clfeval.thresholds`; see
-        :func:`clfeval.charts.thresholds`."""
+        :func:`clfeval.charts.thresholds`. With ``cost_fp`` and ``cost_fn``, the expected cost
+        curve below it, its minimum and the calibrated optimum marked
+        (:func:`clfeval.charts.cost`); ``prevalence``: both at that target."""
         import clfeval
         from clfeval import charts
 
-        table = clfeval.thresholds(
-            self._df,
-            y,
-            score,
-            pos_label=pos_label,
-            labels=labels,
-            models=models,
-            by=by,
-            weight=weight,
-            missing=missing,
-            nonfinite=nonfinite,
-        )
+        decision = {
+            "prevalence": prevalence,
+            "cost_fp": cost_fp,
+            "cost_fn": cost_fn,
+            "benefit_tp": benefit_tp,
+            "benefit_tn": benefit_tn,
+        }
+        common = {
+            "pos_label": pos_label,
+            "labels": labels,
+            "models": models,
+            "by": by,
+            "weight": weight,
+            "missing": missing,
+            "nonfinite": nonfinite,
+        }
+        table = clfeval.thresholds(self._df, y, score, **decision, **common)
         table = self._sized(table, y, by, weight)
-        return charts.thresholds(table, metrics=metrics, threshold=threshold, max_points=max_points)
+        chart = charts.thresholds(
+            table, metrics=metrics, threshold=threshold, max_points=max_points
+        )
+        if cost_fp is None and cost_fn is None:
+            return chart
+        best = clfeval.best_threshold(self._df, y, score, metric="cost", **decision, **common)
+        best = best.collect() if isinstance(best, pl.LazyFrame) else best
+        calibrated = best.select(pl.exclude("threshold", "expected_cost", "tp", "fp", "fn", "tn"))
+        costs = charts.cost(table, calibrated=calibrated, max_points=max_points)
+        return alt_vconcat(chart, costs)
 
     def calibration(
         self,

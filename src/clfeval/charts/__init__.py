@@ -25,6 +25,7 @@ from __future__ import annotations
 from clfeval._chart_data import MAX_CLASSES, MAX_POINTS, MAX_SERIES, score_histogram
 from clfeval.charts._base import PALETTE, TITLES
 from clfeval.charts._curves import det, gain, lift, pr, roc
+from clfeval.charts._decide import cost, decision_curve, prevalence
 from clfeval.charts._explorer import explorer
 from clfeval.charts._summaries import calibration, compare, scores, thresholds
 from clfeval.charts._tables import confusion_matrix
@@ -38,11 +39,14 @@ __all__ = [
     "calibration",
     "compare",
     "confusion_matrix",
+    "cost",
+    "decision_curve",
     "det",
     "explorer",
     "gain",
     "lift",
     "pr",
+    "prevalence",
     "roc",
     "score_histogram",
     "scores",
