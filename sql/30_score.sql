@@ -161,7 +161,9 @@ rows AS (
         _clf_div(__clf_tp + __clf_tn, __clf_tp + __clf_fp + __clf_fn + __clf_tn, zero_division)
             AS accuracy,
         _clf_balanced(__clf_tp, __clf_fp, __clf_fn, __clf_tn) AS balanced_accuracy,
-        _clf_mcc(__clf_tp, __clf_fp, __clf_fn, __clf_tn) AS mcc,
+        -- NULL when the counts cannot be re-weighted (_clf_mcc would read NULL shares as 0)
+        CASE WHEN __clf_a IS NOT NULL THEN _clf_mcc(__clf_tp, __clf_fp, __clf_fn, __clf_tn) END
+            AS mcc,
         _clf_div(__clf_tp, __clf_tp + __clf_fn, zero_division)
             + _clf_div(__clf_tn, __clf_tn + __clf_fp, zero_division) - 1 AS youden_j,
         -- the cost per row and in total: c_fp fp + c_fn fn - b_tp tp - b_tn tn (clfeval._costs)

@@ -70,7 +70,8 @@ class PolarsAlgebra:
 
     @staticmethod
     def zero_when(den: pl.Expr, value: pl.Expr) -> pl.Expr:
-        return pl.when(den == 0).then(0.0).otherwise(value)
+        # <= 0: a product of shares that rounding (re-weighted counts) took just below 0
+        return pl.when(den <= 0).then(0.0).otherwise(value)
 
     @staticmethod
     def sqrt(x: pl.Expr) -> pl.Expr:

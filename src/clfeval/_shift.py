@@ -20,12 +20,13 @@ caller turns NaN into null at the end (``fill_nan(None)``) or through :func:`gua
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import polars as pl
 
 from clfeval._counts import IntoExpr, col, valid_rows, weight_expr
+from clfeval._metrics import Counts
 from clfeval._validate import Prepared, check_prevalence
 
 __all__ = ["MEASURED", "TARGET", "factor", "measured", "reweighted", "target_value"]
@@ -214,14 +215,42 @@ def with_target(
     return table.join(values, how="cross", maintain_order="left")
 
 
-def shifted_counts(tp: pl.Expr, fp: pl.Expr, n_pos: pl.Expr, n_neg: pl.Expr) -> Any:
-    """The :class:`clfeval._metrics.Counts` of the rows re-weighted to ``__clf_pi``:
-    tp·π·n/P, fp·(1 − π)·n/N, support π·n, total n (null without positives or negatives)."""
-    from clfeval._metrics import Counts
+@dataclass(frozen=True)
+class Shifted(Counts):
+    """Re-weighted counts that keep fp, fn and tn as products of the measured ones, so a
+    count that was 0 stays exactly 0 (a difference of re-weighted sums would not)."""
 
+    fp_: Any = None
+    fn_: Any = None
+    tn_: Any = None
+
+    @property
+    def fp(self) -> Any:
+        return self.fp_
+
+    @property
+    def fn(self) -> Any:
+        return self.fn_
+
+    @property
+    def tn(self) -> Any:
+        return self.tn_
+
+
+def shifted_counts(tp: pl.Expr, fp: pl.Expr, n_pos: pl.Expr, n_neg: pl.Expr) -> Shifted:
+    """The counts of the rows re-weighted to ``__clf_pi``: each positive weighs π·n/P and
+    each negative (1 − π)·n/N; support π·n, total n (null without positives or negatives)."""
     pi, n = pl.col(PI), n_pos + n_neg
     both = (n_pos > 0) & (n_neg > 0)
     a = pl.when(both).then(pi * n / n_pos)
     b = pl.when(both).then((1.0 - pi) * n / n_neg)
     tp2, fp2 = tp * a, fp * b
-    return Counts(tp=tp2, pred=tp2 + fp2, support=pl.when(both).then(pi * n), total=n)
+    return Shifted(
+        tp=tp2,
+        pred=tp2 + fp2,
+        support=pl.when(both).then(pi * n),
+        total=n,
+        fp_=fp2,
+        fn_=(n_pos - tp) * a,
+        tn_=(n_neg - fp) * b,
+    )
