@@ -61,6 +61,14 @@ HANDLED = {
         "test_sql_block",
         "macros loaded by each route of its comment and by --install, queries by the duckdb CLI",
     ),
+    "from-scores-to-decisions/python-1": (
+        "test_decisions_block",
+        "as a script; the cost-optimal thresholds it prints equal a NumPy search",
+    ),
+    "from-scores-to-decisions/sql-1": (
+        "test_decisions_sql_block",
+        "each statement in DuckDB (macros loaded) equals its Polars twin on the same rows",
+    ),
     "command-line/bash-1": ("test_example_files", "the fixture cli_dir runs it in an empty dir"),
     "command-line/bash-2": ("test_cli_commands", "command by command in cli_dir, then numbers"),
     "command-line/text-1": ("test_error_transcript", "the $ command; stderr is the shown line"),
@@ -605,3 +613,43 @@ def test_cli_loads_macros_into_the_command_line_warehouse(cli_dir: Path, tmp_pat
     load = sql_comment_commands(BLOCKS["sql-duckdb/sql-1"])[0]
     done = sh(load, tmp_path)
     assert done.returncode == 0, failure(load, done)
+
+
+def test_decisions_block(tmp_path: Path) -> None:
+    done = run_python(BLOCKS["from-scores-to-decisions/python-1"], tmp_path)
+    assert done.stderr == ""
+    lines = done.stdout.splitlines()
+    for model, rows in groups(ce.datasets.predictions(), ["model"]).items():
+        y, s = arrays(rows, "y", "score")
+        cuts = np.unique(s)
+        cost = np.array(
+            [((s >= t) & (y == 0)).sum() + 10 * ((s < t) & (y == 1)).sum() for t in cuts]
+        )
+        best = cuts[np.flatnonzero(cost == cost.min())[-1]]  # ties: the highest threshold
+        row = next(x for x in lines if x.startswith(f"│ {model[0]} ") and "0.090909" in x)
+        assert f"┆ {best} " in row, (model, best, row)
+        assert f"{cost.min() / len(y):.6f}".rstrip("0") in row, (model, row)
+
+
+def test_decisions_sql_block(preds: pl.DataFrame) -> None:
+    statements = [x.strip() for x in BLOCKS["from-scores-to-decisions/sql-1"].text.split(";")]
+    statements = [x for x in statements if x]
+    con = duckdb.connect()
+    ce.sql.load(con)
+    con.register("preds", preds)
+    twins = [
+        ce.metrics(preds, "label", "pred", prevalence=0.02, by="model"),
+        ce.thresholds(preds, "label", "score", cost_fp=1, cost_fn=10, by="model"),
+        ce.decision_curve(preds, "label", "score", thresholds=[0.1, 0.2, 0.3], by="model"),
+        ce.cv_summary(preds, "label", "pred", fold="day", by="model"),
+    ]
+    assert len(statements) == len(twins)
+    for statement, twin in zip(statements, twins):
+        got = con.sql(statement).pl().sort("model", maintain_order=True)
+        assert got.columns == twin.columns, statement
+        for column in twin.columns:
+            a, b = got[column], twin[column]
+            if a.dtype.is_float():
+                np.testing.assert_allclose(a.to_numpy(), b.to_numpy(), rtol=0, atol=TOL)
+            else:
+                assert a.to_list() == b.to_list(), (statement, column)
