@@ -55,6 +55,7 @@ OPTION_VALUES: dict[str, list[Any]] = {
     "n_bins": [4],
     "kind": ["max"],
     "weight": ["w"],
+    "prevalence": [0.1],  # the share of pos_label the rows are re-weighted to (two classes)
 }
 # Options that only make sense with per-class scores (a mapping {label: column}).
 PER_CLASS = {"multi_class"}
@@ -72,7 +73,15 @@ UNSUPPORTED: dict[tuple[str, str, str], str] = {
     ): "clf_metrics has no adjusted :=; use the aggregate",
     ("generated SQL", "balanced_accuracy", "adjusted"): "not generated; use ce.balanced_accuracy",
     ("generated SQL", "auroc", "max_fpr"): "the generated SQL has the full area only",
+    ("duckdb aggregate", "accuracy", "pos_label"): "clf_accuracy reads no positive class",
+    ("duckdb aggregate", "mcc", "pos_label"): "clf_mcc refuses one: its value does not need it",
 }
+# prevalence=: the table macro clf_metrics takes it (prevalence :=); the aggregate macros and
+# the generated SQL do not (clf_thresholds and the frame functions are tested in test_decide)
+for _name in ("precision", "recall", "specificity", "fpr", "npv", "fnr", "jaccard", "f1",
+              "fbeta", "accuracy", "mcc"):  # fmt: skip
+    UNSUPPORTED[("duckdb aggregate", _name, "prevalence")] = "re-weighting: clf_metrics only"
+    UNSUPPORTED[("generated SQL", _name, "prevalence")] = "re-weighting: clf_metrics only"
 
 
 def expression_options(name: str) -> list[str]:
@@ -204,6 +213,8 @@ def _per_class(m: _metrics.Metric, opts: dict[str, Any]) -> bool:
 
 
 def _k(m: _metrics.Metric, opts: dict[str, Any]) -> int:
+    if "prevalence" in opts:  # a share of pos_label: two classes (clf_metrics' 'binary')
+        return 2
     multi = (
         m.name in ("top_k_accuracy",)
         or _per_class(m, opts)
@@ -244,7 +255,7 @@ def frame_engine(m: _metrics.Metric, df: pl.DataFrame, opts: dict[str, Any], k: 
     if m.family != "label" and "average" not in kw and _per_class(m, opts):
         kw["average"] = "macro"
     out = ce.metrics(df, "y", **args, metrics=[m.name], by="g", weight=opts.get("weight"), **kw)
-    return dict(out.iter_rows())
+    return dict(out.select("g", m.name).iter_rows())  # prevalence= adds two columns
 
 
 _CON: list[duckdb.DuckDBPyConnection] = []

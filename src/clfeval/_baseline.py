@@ -100,7 +100,7 @@ def baseline(
         check_pos_label(classes, pos_label, average=average, labels=labels, y=y, dtype=dtype)
     if target is not None:
         check_prevalence(prep, y, target)
-        prep, weight, _ = _shift.shift_frame(prep, y, target, pos_label, weight)
+        prep, weight, context = _shift.shift_frame(prep, y, target, pos_label, weight)
     n = pl.len().cast(pl.Float64) if weight is None else pl.col(weight).cast(pl.Float64).sum()
     actual = prep.frame.group_by([*b, y]).agg(n.alias(N))
     # the majority class of each group: largest count, ties to the first in class order
@@ -165,7 +165,9 @@ def baseline(
             .sort([*b, "__s"], nulls_last=True)
             .drop("__s")
         )
-    return prep.finish(out if target is None else _shift.no_nan(out, b))
+    if target is not None:
+        out = _shift.finish(out, context, b, keep=["strategy"], show=False)
+    return prep.finish(out)
 
 
 def _proba_baseline(

@@ -193,7 +193,7 @@ def expected_cost(
                 check_class_value(dtype, label, y, "costs")
     if target is not None:
         check_prevalence(prep, y, target)
-        prep, weight, _ = _shift.shift_frame(prep, y, target, pos_label, weight)
+        prep, weight, context = _shift.shift_frame(prep, y, target, pos_label, weight)
     prep, pairs, yhat = pairs_of(prep, y, yhat, weight, None)
     n = pl.col(N).cast(pl.Float64)
     if matrix is None:
@@ -233,7 +233,7 @@ def expected_cost(
         else priced.select(agg)
     )
     if target is not None:
-        out = _shift.no_nan(out, prep.by)
+        out = _shift.finish(out, context, prep.by, show=False)
     return prep.finish(out.select(*prep.by, _costs.EXPECTED, _costs.TOTAL))
 
 

@@ -302,9 +302,7 @@ def metrics(
             _check_binary(prep, y, average, pos_label, labels)
         if average is None:
             out = _per_class(pairs, prep.by, y, yhat, label_names, opts)
-            return prep.finish(
-                with_excluded(_shown(out, context, prep.by, target is not None), prep)
-            )
+            return prep.finish(with_excluded(_shown(out, context, prep.by), prep))
         parts += label_parts(pairs, by_cols, y, yhat, label_names, opts)
     score_names = [n for n in names if n in SCORE_DEFAULT]
     ranked = [n for n in score_names if n in RANKED] if isinstance(scores, str) else []
@@ -323,26 +321,15 @@ def metrics(
     out = out.select(*by_cols, *names)
     if by_cols:
         out = out.sort(by_cols, nulls_last=True)
-    return prep.finish(with_excluded(_shown(out, context, by_cols, target is not None), prep))
+    return prep.finish(with_excluded(_shown(out, context, by_cols), prep))
 
 
-def _shown(
-    out: pl.LazyFrame, context: pl.LazyFrame | None, by: list[str], shifted: bool
-) -> pl.LazyFrame:
-    """With a target prevalence: NaN (a group that cannot be re-weighted) as null, and the
+def _shown(out: pl.LazyFrame, context: pl.LazyFrame | None, by: list[str]) -> pl.LazyFrame:
+    """With a target prevalence: null values where the group cannot be re-weighted, and the
     measured and target prevalence after the group columns (and ``label``)."""
-    if not shifted:
-        return out
-    out = _shift.no_nan(out, by, keep=["label"])
     if context is None:
         return out
-    first = [*by, *(["label"] if "label" in out.collect_schema() else [])]
-    if by:
-        out = out.join(context, on=by, how="left", nulls_equal=True, maintain_order="left")
-    else:
-        out = out.join(context, how="cross", maintain_order="left")
-    shown = [*first, _shift.MEASURED, _shift.TARGET]
-    return out.select(*shown, pl.exclude(shown))
+    return _shift.finish(out, context, by, keep=["label"])
 
 
 def _ranked_part(

@@ -335,9 +335,9 @@ def report(
                 hint="give one name per class, in the class order (or pass labels=)",
             )
     table = _report_table(pairs, prep, y, yhat_col, labels, target_names, zero_division)
-    if target is not None:  # supports are n·share: 12 digits drop the noise of the sums
-        table = _shift.no_nan(table.lazy(), prep.by).collect()
-        table = table.with_columns(pl.col("support").round_sig_figs(12))
+    if context is not None:  # supports are n·share: 12 digits drop the noise of the sums
+        table = _shift.finish(table.lazy(), context, prep.by, keep=["label"], show=False)
+        table = table.collect().with_columns(pl.col("support").round_sig_figs(12))
     extras = baselines = folds = None
     if scores is not None:
         # checked already; eager input is collected so that ranking metrics can sort
@@ -400,9 +400,17 @@ def report(
         baselines,
         n_excluded,
         float_support=no_hit,
-        context=None if context is None else context.collect().sort(prep.by, nulls_last=True),
+        context=_prevalences(context, prep.by),
         folds=folds,
     )
+
+
+def _prevalences(context: pl.LazyFrame | None, by: list[str]) -> pl.DataFrame | None:
+    """The measured and target prevalence per group (binary targets), for the text."""
+    if context is None or _shift.MEASURED not in context.collect_schema():
+        return None
+    shown = context.select(*by, _shift.MEASURED, _shift.TARGET)
+    return shown.sort(by, nulls_last=True).collect() if by else shown.collect()
 
 
 def _cv_block(

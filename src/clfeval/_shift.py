@@ -130,21 +130,56 @@ def option(value: Any) -> Target | None:
 
 
 W = "__clf_pw"  # the re-weighted weight column a frame function evaluates
+UNDEFINED = "__clf_undefined"  # a group that cannot be re-weighted
 
 
 def shift_frame(
     prep: Prepared, y: str, target: Target, pos_label: Any, weight: str | None
-) -> tuple[Prepared, str, pl.LazyFrame | None]:
+) -> tuple[Prepared, str, pl.LazyFrame]:
     """Prepared rows with the weight column ``__clf_pw`` re-weighted per group, its name,
-    and, for a binary target, the ``(by, prevalence, target_prevalence)`` frame."""
+    and the per-group context: ``__clf_undefined`` (the group cannot be re-weighted: its
+    factor is NaN) and, for a binary target, ``prevalence`` and ``target_prevalence``."""
     frame = prep.frame.with_columns(
         reweighted(y, target, pos_label=pos_label, weight=weight, by=prep.by).alias(W)
     )
-    context = None
+    exprs = [pl.col(W).is_nan().any().alias(UNDEFINED)]
     if not isinstance(target, Mapping):
-        exprs = measured(y, target, pos_label=pos_label, weight=weight)
-        context = prep.frame.group_by(prep.by).agg(exprs) if prep.by else prep.frame.select(exprs)
+        exprs += measured(y, target, pos_label=pos_label, weight=weight)
+    context = frame.group_by(prep.by).agg(exprs) if prep.by else frame.select(exprs)
     return replace(prep, frame=frame), W, context
+
+
+def finish(
+    out: pl.LazyFrame,
+    context: pl.LazyFrame,
+    by: Sequence[str],
+    *,
+    keep: Sequence[str] = (),
+    show: bool = True,
+) -> pl.LazyFrame:
+    """``out`` of a shifted evaluation: the float values (not ``by``, ``keep``) of a group that
+    cannot be re-weighted null, and with ``show`` the measured and target prevalence after
+    ``by`` and ``keep`` (binary targets)."""
+    by = list(by)
+    names = list(context.collect_schema())
+    if by:
+        out = out.join(context, on=by, how="left", nulls_equal=True, maintain_order="left")
+    else:
+        out = out.join(context, how="cross", maintain_order="left")
+    schema = out.collect_schema()
+    values = [c for c, t in schema.items() if t.is_float() and c not in (*by, *keep, *names)]
+    undefined = pl.col(UNDEFINED).fill_null(True)
+    out = no_nan(
+        out.with_columns(
+            pl.when(undefined).then(None).otherwise(pl.col(c)).alias(c) for c in values
+        ),
+        by,
+        keep=[*keep, *names],
+    )
+    first = [*by, *[k for k in keep if k in schema]]
+    shown = [c for c in (MEASURED, TARGET) if show and c in names]
+    hidden = [UNDEFINED, *[c for c in (MEASURED, TARGET) if c in names and c not in shown]]
+    return out.select(*first, *shown, pl.exclude(*first, *shown, *hidden))
 
 
 def no_nan(frame: pl.LazyFrame, by: Sequence[str], keep: Sequence[str] = ()) -> pl.LazyFrame:
