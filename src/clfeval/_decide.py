@@ -266,7 +266,8 @@ def cv_summary(
     deviation) are over the folds' own values: each fold weighs the same; ``n_folds``
     counts the folds with a value (an undefined fold value, null, is left out of both).
     Arguments as :func:`clfeval.metrics` (same defaults, ``average=None`` adds ``label``);
-    ``fold`` names the fold column, which needs two folds or more in each group.
+    ``fold`` names the fold column, which needs two folds or more in each group (a null
+    fold raises, or with ``missing="drop"`` or on a LazyFrame leaves its row out).
 
     See Also
     --------
@@ -291,9 +292,9 @@ def cv_summary(
             rule="by_name",
             hint="group by the other columns: the folds are summarised within each group",
         )
-    lf = data.lazy()
-    check_folds(lf, fold, groups, eager=isinstance(data, pl.DataFrame), missing=missing)
-    if missing == "drop":
+    eager = isinstance(data, pl.DataFrame)
+    check_folds(data.lazy(), fold, groups, eager=eager, missing=missing)
+    if missing == "drop" or not eager:  # lazy: a row without a fold is left out
         data = data.filter(pl.col(fold).is_not_null())
     kw: dict[str, Any] = {
         "score": score,

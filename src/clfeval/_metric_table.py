@@ -270,7 +270,7 @@ def metrics(
         probability=any(n in ("log_loss", "brier") for n in names),
         pos_label=pos_label if uses_pos else NOT_GIVEN,
         pos_in_y=binary_score,
-        outputs=[*names, "n_excluded", *COUNTS_COLUMNS, _shift.MEASURED, _shift.TARGET],
+        outputs=[*names, "n_excluded", *COUNTS_COLUMNS, *_shift.outputs(target)],
     )
     if isinstance(scores, dict):
         check_score_classes(prep, scores, y)

@@ -19,7 +19,7 @@ Missing = Literal["raise", "drop"]
 
 
 class DecideMethods:
-    """``decision_curve``, ``expected_cost`` and ``cv_summary`` on the frame."""
+    """``decision_curve``, ``expected_cost``, ``cv_summary`` and ``prevalence_curve``."""
 
     _df: pl.DataFrame | pl.LazyFrame
 
@@ -124,4 +124,29 @@ class DecideMethods:
             weight=weight,
             missing=missing,
             nonfinite=nonfinite,
+        )
+
+    def prevalence_curve(
+        self,
+        y: str,
+        yhat: str,
+        *,
+        prevalences: Sequence[float] | None = None,
+        pos_label: Any = 1,
+        zero_division: float | None = 0.0,
+        by: By = None,
+        weight: str | None = None,
+        missing: Missing = "raise",
+    ) -> Any:
+        """See :func:`clfeval.prevalence_curve`."""
+        return _decide.prevalence_curve(
+            self._df,
+            y,
+            yhat,
+            prevalences=prevalences,
+            pos_label=pos_label,
+            zero_division=zero_division,
+            by=by,
+            weight=weight,
+            missing=missing,
         )

@@ -313,7 +313,14 @@ def report(
         pos_label=pos_label if binary_score else NOT_GIVEN,
         pos_in_y=binary_score,
         scan_lazy=True,
-        outputs=[*REPORT_COLUMNS, *COUNTS_COLUMNS, *SCORE_DEFAULT, "strategy", "n_excluded"],
+        outputs=[
+            *REPORT_COLUMNS,
+            *COUNTS_COLUMNS,
+            *SCORE_DEFAULT,
+            "strategy",
+            "n_excluded",
+            *_shift.outputs(target),
+        ],
     )
     if isinstance(scores, dict):
         check_score_classes(prep, scores, y)

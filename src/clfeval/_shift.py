@@ -13,8 +13,9 @@ row of the confusion matrix). The total weight is unchanged, so counts keep thei
 The registry's formulas then run on the re-weighted counts: no formula of its own.
 
 Undefined: a group without a row of a class whose target share is positive (π̂ = 0) cannot
-be re-weighted; its shifted values are null. Inside the plans that factor is NaN, and every
-caller turns NaN into null at the end (``fill_nan(None)``) or through :func:`guard`.
+be re-weighted; its shifted values are null. Inside the plans that factor is NaN: expressions
+turn it into null through :func:`clfeval._counts.guard`, frame functions flag the group
+(``__clf_undefined``) and null its values at the end (:func:`finish`).
 """
 
 from __future__ import annotations
@@ -127,6 +128,12 @@ def option(value: Any) -> Target | None:
     if isinstance(value, pl.Expr):
         return value
     return _options.prevalence(value)
+
+
+def outputs(target: Any, costs: Any = None) -> list[str]:
+    """The columns a target prevalence (and costs) add, which no group column may be named."""
+    shown = [MEASURED, TARGET] if target is not None else []
+    return [*shown, *(["expected_cost", "total_cost"] if costs is not None else [])]
 
 
 W = "__clf_pw"  # the re-weighted weight column a frame function evaluates

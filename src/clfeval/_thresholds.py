@@ -81,12 +81,14 @@ def _table(
 
 
 def _decision_options(
-    prevalence: Any, cost_fp: Any, cost_fn: Any, benefit_tp: Any, benefit_tn: Any
+    prevalence: Any, cost_fp: Any, cost_fn: Any, benefit_tp: Any, benefit_tn: Any, by: Any
 ) -> tuple[Any, _costs.Costs | None]:
-    return (
-        _options.prevalence(prevalence),
-        _options.costs(cost_fp, cost_fn, benefit_tp, benefit_tn),
-    )
+    """The checked target prevalence and costs; no group column may be named like the
+    columns they add."""
+    target = _options.prevalence(prevalence)
+    costs = _options.costs(cost_fp, cost_fn, benefit_tp, benefit_tn)
+    _options.group_columns(by, outputs=_shift.outputs(target, costs))
+    return target, costs
 
 
 def _cut_points(long: pl.LazyFrame, keys: list[str], n: int, weighted: bool) -> pl.LazyFrame:
@@ -157,7 +159,7 @@ def thresholds(
     )
     beta = _options.beta(beta)
     zero_division = _options.zero_division(zero_division)
-    target, costs = _decision_options(prevalence, cost_fp, cost_fn, benefit_tp, benefit_tn)
+    target, costs = _decision_options(prevalence, cost_fp, cost_fn, benefit_tp, benefit_tn, by)
     if n is not None:
         n = _options.positive_int(
             "n",
@@ -259,7 +261,7 @@ def best_threshold(
             hint="pass one name, e.g. metric='f1'",
         )
     column, beta = _metric_name(metric, _options.beta(beta))
-    target, costs = _decision_options(prevalence, cost_fp, cost_fn, benefit_tp, benefit_tn)
+    target, costs = _decision_options(prevalence, cost_fp, cost_fn, benefit_tp, benefit_tn, by)
     if column == _costs.EXPECTED and costs is None:
         raise InputError(
             "metric='cost' needs cost_fp= and cost_fn=",
