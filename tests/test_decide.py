@@ -526,3 +526,33 @@ def test_decision_charts_render(patients) -> None:
         png = vlc.vegalite_to_png(json.dumps(chart.to_dict()))
         assert png[:8] == b"\x89PNG\r\n\x1a\n", name
         assert len(png) > 5_000, name
+
+
+@pytest.mark.parametrize(
+    ("column", "value", "says"),
+    [
+        ("s", 1.5, "column 's' (proba) has 1 value(s) outside [0, 1]"),
+        ("s", float("nan"), "column 's' (proba) has 1 NaN value(s)"),
+        ("w", -1.0, "column 'w' (weight) has 1 negative value(s)"),
+    ],
+)
+def test_bad_data_of_a_decision_curve_is_one_message(patients, con, column, value, says) -> None:
+    bad = patients.with_columns(w=pl.lit(1.0)).with_columns(
+        pl.when(pl.int_range(pl.len()) == 3).then(value).otherwise(pl.col(column)).alias(column)
+    )
+    con.register("bad_rows", bad)
+    for call in (
+        lambda: ce.decision_curve(bad, "y", "s", weight="w"),
+        lambda: bad.clf.decision_curve("y", "s", weight="w"),
+        lambda: sql.decision_curve(bad, "y", "s", weight="w"),
+        lambda: sql.decision_curve("bad_rows", "y", "s", weight="w", con=con),
+    ):
+        with pytest.raises(ce.InputError) as err:
+            call()
+        assert str(err.value).startswith(says), str(err.value)
+    lazy = ce.decision_curve(bad.lazy(), "y", "s", weight="w").collect()
+    if math.isnan(value):  # the expression rule: a NaN score leaves its row out
+        kept = ce.decision_curve(bad.filter(pl.col("s").is_not_nan()), "y", "s", weight="w")
+        equal(lazy, kept)
+    else:  # a meaningless value nulls the group's numbers
+        assert lazy["net_benefit"].null_count() == lazy.height
