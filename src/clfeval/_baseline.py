@@ -98,11 +98,11 @@ def baseline(
     if classes is not None and binary and any(n in AVERAGED for n in names):
         dtype = prep.frame.collect_schema()[y]
         check_pos_label(classes, pos_label, average=average, labels=labels, y=y, dtype=dtype)
-    if target is not None:
-        check_prevalence(prep, y, target)
-        prep, weight, context = _shift.shift_frame(prep, y, target, pos_label, weight)
     n = pl.len().cast(pl.Float64) if weight is None else pl.col(weight).cast(pl.Float64).sum()
     actual = prep.frame.group_by([*b, y]).agg(n.alias(N))
+    if target is not None:  # the actual classes' totals re-weighted to the target
+        check_prevalence(prep, y, target)
+        actual, context = _shift.shift_pairs(actual, prep, y, target, pos_label)
     # the majority class of each group: largest count, ties to the first in class order
     top = actual.sort([*b, N, y], descending=[*([False] * len(b)), True, False], nulls_last=True)
     mode = (

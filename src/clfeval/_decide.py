@@ -191,10 +191,10 @@ def expected_cost(
         for actual, row in matrix.items():
             for label in (actual, *row):
                 check_class_value(dtype, label, y, "costs")
+    prep, pairs, yhat = pairs_of(prep, y, yhat, weight, None)
     if target is not None:
         check_prevalence(prep, y, target)
-        prep, weight, context = _shift.shift_frame(prep, y, target, pos_label, weight)
-    prep, pairs, yhat = pairs_of(prep, y, yhat, weight, None)
+        pairs, context = _shift.shift_pairs(pairs, prep, y, target, pos_label)
     n = pl.col(N).cast(pl.Float64)
     if matrix is None:
         assert binary is not None

@@ -96,7 +96,13 @@ def averaged(
     """Apply a per-class ratio under an averaging rule (scikit-learn's semantics); with
     ``prevalence``, on the rows re-weighted to that target (:mod:`clfeval._shift`)."""
     check_options(average=average, labels=labels, zero_division=zero_division)
-    weight = _shifted(y, yhat, prevalence, pos_label, weight)
+    target = _shift.option(prevalence)
+    if average == "binary" and target is not None and not isinstance(target, dict):
+        # four sums, then the counts re-weighted (the same numbers as re-weighted rows)
+        _options.class_value("pos_label", pos_label)
+        counts, ok = _shift.shift_binary(binary_counts(y, yhat, pos_label, weight), target)
+        return guard(pl.when(ok).then(ratio(counts, zero_division)), weight)  # type: ignore[arg-type]
+    weight = _shifted(y, yhat, target, pos_label, weight)
     if average == "binary":
         _options.class_value("pos_label", pos_label)
         return guard(ratio(binary_counts(y, yhat, pos_label, weight), zero_division), weight)
@@ -110,7 +116,7 @@ def _shifted(
     y: IntoExpr, yhat: IntoExpr, prevalence: Any, pos_label: Any, weight: IntoExpr | None
 ) -> IntoExpr | None:
     """The weight of each row, re-weighted to ``prevalence`` when it is given."""
-    target = _shift.option(prevalence)
+    target = _shift.option(prevalence) if not isinstance(prevalence, dict) else prevalence
     if target is None:
         return weight
     if not isinstance(target, dict):
@@ -356,12 +362,31 @@ def accuracy(
     >>> df.select(accuracy("y", "yhat")).item()
     0.75
     """
-    weight = _shifted(y, yhat, prevalence, pos_label, weight)
+    target = _shift.option(prevalence)
+    if target is not None and not isinstance(target, dict):
+        return _shifted_accuracy(y, yhat, target, pos_label, weight).alias("accuracy")
+    weight = _shifted(y, yhat, target, pos_label, weight)
     y, yhat, w = col(y, "y"), col(yhat, "yhat"), weight_expr(weight)
     valid = valid_rows(y, yhat, w)
     w = valid.cast(pl.Float64) if w is None else pl.when(valid).then(w).otherwise(0.0)
     hit = (y == yhat).fill_null(False)
     return guard(divide((w * hit).sum(), w.sum(), None), weight).alias("accuracy")
+
+
+def _shifted_accuracy(
+    y: IntoExpr, yhat: IntoExpr, target: Any, pos_label: Any, weight: IntoExpr | None
+) -> pl.Expr:
+    """π·(correct share among pos_label) + (1 − π)·(correct share among the rest): accuracy
+    of the rows re-weighted to π, from four sums."""
+    _options.class_value("pos_label", pos_label)
+    yv, pv, w = col(y, "y"), col(yhat, "yhat"), weight_expr(weight)
+    valid = valid_rows(yv, pv, w)
+    w = valid.cast(pl.Float64) if w is None else pl.when(valid).then(w).otherwise(0.0)
+    hit, is_pos = (yv == pv).fill_null(False), (yv == pos_label).fill_null(False)
+    pos, neg = (w * is_pos).sum(), (w * ~is_pos).sum()
+    pi, ok = _shift.target_value(target)
+    value = pi * (w * (hit & is_pos)).sum() / pos + (1.0 - pi) * (w * (hit & ~is_pos)).sum() / neg
+    return guard(pl.when(ok & (pos > 0) & (neg > 0)).then(value), weight)
 
 
 def balanced_accuracy(

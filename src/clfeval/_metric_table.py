@@ -276,10 +276,13 @@ def metrics(
         check_score_classes(prep, scores, y)
         if any(n in ("log_loss", "brier") for n in names):
             check_proba_sums(prep, scores)
-    context = None
-    if target is not None:  # every metric on the rows re-weighted to the target
+    # prevalence=: every metric on the rows re-weighted to the target; label metrics
+    # re-weight their (by, y, yhat) counts, score metrics the rows
+    context, rows, row_weight = None, prep, weight
+    if target is not None:
         check_prevalence(prep, y, target)
-        prep, weight, context = _shift.shift_frame(prep, y, target, pos_label, weight)
+        if any(n in SCORE_DEFAULT for n in names):
+            rows, row_weight, context = _shift.shift_frame(prep, y, target, pos_label, weight)
     by_cols = prep.by
     label_names = [n for n in names if n in LABEL_METRICS or n == "support"]
     opts = {
@@ -298,6 +301,8 @@ def metrics(
     if label_names:
         assert yhat is not None
         prep, pairs, yhat = pairs_of(prep, y, yhat, weight, labels)
+        if target is not None:
+            pairs, context = _shift.shift_pairs(pairs, prep, y, target, pos_label)
         if any(n in AVERAGED for n in label_names):
             _check_binary(prep, y, average, pos_label, labels)
         if average is None:
@@ -306,14 +311,14 @@ def metrics(
         parts += label_parts(pairs, by_cols, y, yhat, label_names, opts)
     score_names = [n for n in names if n in SCORE_DEFAULT]
     ranked = [n for n in score_names if n in RANKED] if isinstance(scores, str) else []
-    part = _ranked_part(prep, y, scores, ranked, pos_label, weight, max_fpr) if ranked else None
+    part = _ranked_part(rows, y, scores, ranked, pos_label, row_weight, max_fpr) if ranked else None
     if part is not None:
         parts.append(part)
     expressed = [n for n in score_names if n not in ranked or part is None]
     if expressed:
-        sopts = {**opts, "weight": weight}
+        sopts = {**opts, "weight": row_weight}
         parts.append(
-            group_eval(prep.frame, by_cols, [_score_metric(n, y, scores, sopts) for n in expressed])
+            group_eval(rows.frame, by_cols, [_score_metric(n, y, scores, sopts) for n in expressed])
         )
     out = parts[0]
     for part in parts[1:]:

@@ -325,12 +325,12 @@ def report(
     if isinstance(scores, dict):
         check_score_classes(prep, scores, y)
         check_proba_sums(prep, scores)
-    counted, pair_weight, context = prep, weight, None
-    if target is not None:  # the label table on the rows re-weighted to the target
-        check_prevalence(prep, y, target)
-        counted, pair_weight, context = _shift.shift_frame(prep, y, target, pos_label, weight)
-    counted, pairs, yhat_col = pairs_of(counted, y, yhat, pair_weight, labels)
+    counted, pairs, yhat_col = pairs_of(prep, y, yhat, weight, labels)
     prep = replace(prep, classes=counted.classes)
+    context = None
+    if target is not None:  # the label table on the counts re-weighted to the target
+        check_prevalence(prep, y, target)
+        pairs, context = _shift.shift_pairs(pairs, prep, y, target, pos_label)
     assert prep.classes is not None
     if target_names is not None:
         n = len(labels) if labels is not None else len(prep.classes)

@@ -296,3 +296,53 @@ def shifted_counts(tp: pl.Expr, fp: pl.Expr, n_pos: pl.Expr, n_neg: pl.Expr) -> 
         fn_=(n_pos - tp) * a,
         tn_=(n_neg - fp) * b,
     )
+
+
+# --- the same shift on small frames and on binary counts ---------------------------------------
+
+
+def shift_pairs(
+    pairs: pl.LazyFrame, prep: Prepared, y: str, target: Target, pos_label: Any
+) -> tuple[pl.LazyFrame, pl.LazyFrame]:
+    """A grouped count frame ``(by..., y, ..., __clf_n)`` with ``__clf_n`` re-weighted per group
+    (the rows of each class summed first: the same numbers as :func:`shift_frame`, without a
+    window over the rows), and the per-group context as :func:`shift_frame` gives it."""
+    from clfeval._counts import N
+
+    by = list(prep.by)
+    goal: Any = target
+    if isinstance(target, str):  # the group's π from the rows, then on the counts
+        pi, ok = target_value(target)
+        agg = [pl.when(ok).then(pi).alias(PI)]
+        values = prep.frame.group_by(by).agg(agg) if by else prep.frame.select(agg)
+        how: dict[str, Any] = {"on": by, "how": "left", "nulls_equal": True} if by else {}
+        pairs = pairs.join(values, **(how or {"how": "cross"}), maintain_order="left")
+        goal = pl.col(PI)
+    frame = pairs.with_columns(reweighted(y, goal, pos_label=pos_label, weight=N, by=by).alias(W))
+    exprs = [pl.col(W).is_nan().any().alias(UNDEFINED)]
+    if not isinstance(target, Mapping):
+        exprs += measured(y, goal, pos_label=pos_label, weight=N)
+    context = frame.group_by(by).agg(exprs) if by else frame.select(exprs)
+    out = frame.with_columns(pl.col(W).alias(N)).drop(W, *([PI] if goal is not target else []))
+    return out, context
+
+
+def shift_binary(counts: Any, target: Target) -> tuple[Shifted, pl.Expr]:
+    """Binary counts (``tp, pred, support, total``, as aggregations) re-weighted to a number
+    or a column's π: the counts of :func:`reweighted` rows, from four sums; and whether the
+    group can be re-weighted."""
+    pi, ok = target_value(target)
+    n, pos = counts.total, counts.support
+    neg = n - pos
+    a, b = pi * n / pos, (1.0 - pi) * n / neg
+    tp, fp = counts.tp * a, counts.fp * b
+    shifted = Shifted(
+        tp=tp,
+        pred=tp + fp,
+        support=pi * n,
+        total=n,
+        fp_=fp,
+        fn_=counts.fn * a,
+        tn_=counts.tn * b,
+    )
+    return shifted, ok & (pos > 0) & (neg > 0)
