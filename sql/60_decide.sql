@@ -33,29 +33,36 @@ grid AS MATERIALIZED (
     SELECT unnest(g) AS t, unnest(range(1, len(g) + 1)) AS i
     FROM (SELECT _clf_checked_grid(thresholds) AS g)
 ),
--- one pass: each row goes to the last grid threshold t <= its score (ASOF; 0 for none) and
--- the pass counts what the checks need (NaN and out-of-range probabilities, bad weights)
-buckets AS MATERIALIZED (
-    SELECT r.__clf_key, coalesce(g.i, 0) AS i,
+-- one GROUP BY over the rows: each distinct score's positive and negative weight and what the
+-- checks need (rows with NaN or out-of-range probabilities, bad weights); then each distinct
+-- score goes to the last grid threshold t <= it (ASOF; bucket 0 for none)
+scores AS MATERIALIZED (
+    SELECT __clf_key, __clf_s AS s,
         sum(CASE WHEN __clf_pos THEN __clf_w ELSE 0 END) AS pos,
         sum(CASE WHEN __clf_pos THEN 0 ELSE __clf_w END) AS neg,
-        count_if(isnan(__clf_s)) AS n_nan,
-        count_if(NOT isnan(__clf_s) AND (__clf_s < 0 OR __clf_s > 1)) AS n_out,
-        min(__clf_s) FILTER (WHERE NOT isnan(__clf_s)) AS lo,
-        max(__clf_s) FILTER (WHERE NOT isnan(__clf_s)) AS hi,
+        count(*) AS n_rows,
         count_if(isnan(__clf_w)) AS w_nan,
         count_if(isinf(__clf_w)) AS w_inf,
         count_if(__clf_w < 0) AS w_neg,
         min(__clf_w) AS w_lo
-    FROM _clf_score_rows(tbl, y, proba, group_cols, weight_col, pos_label) AS r
-    ASOF LEFT JOIN grid AS g ON r.__clf_s >= g.t
+    FROM _clf_score_rows(tbl, y, proba, group_cols, weight_col, pos_label)
     GROUP BY ALL
 ),
 checked AS (
-    SELECT _clf_check_proba(sum(n_nan), sum(n_out), min(lo), max(hi), proba)
+    SELECT _clf_check_proba(
+            sum(n_rows) FILTER (WHERE isnan(s)),
+            sum(n_rows) FILTER (WHERE NOT isnan(s) AND (s < 0 OR s > 1)),
+            min(s) FILTER (WHERE NOT isnan(s)),
+            max(s) FILTER (WHERE NOT isnan(s)),
+            proba)
         AND (weight_col IS NULL OR _clf_check_weights(sum(w_nan), sum(w_inf), sum(w_neg),
             min(w_lo), printf('column %s (role weight)', _clf_quoted(weight_col)))) AS ok
-    FROM buckets
+    FROM scores
+),
+buckets AS (
+    SELECT sc.__clf_key, coalesce(g.i, 0) AS i, sum(sc.pos) AS pos, sum(sc.neg) AS neg
+    FROM scores AS sc ASOF LEFT JOIN grid AS g ON sc.s >= g.t
+    GROUP BY ALL
 ),
 totals AS (
     SELECT __clf_key, CAST(sum(pos) AS DOUBLE) AS n_pos, CAST(sum(neg) AS DOUBLE) AS n_neg

@@ -348,7 +348,11 @@ def _net_benefit_by_hand(y, s, w, ts):
     return np.array(rows)
 
 
-def test_net_benefit_equals_the_formula(con) -> None:
+@pytest.mark.parametrize("plan", ["group", "sort"])
+def test_net_benefit_equals_the_formula(con, monkeypatch, plan) -> None:
+    from clfeval import _curves
+
+    monkeypatch.setattr(_curves, "PLAN", plan)  # both plans of the threshold counts
     df = grouped()
     grid = [0.05, 0.1, 0.2, 0.35, 0.5, 0.8]
     got = ce.decision_curve(df, "y", "s", thresholds=grid, by="g", weight="w")

@@ -18,9 +18,18 @@ from typing import Any
 
 import polars as pl
 
-from clfeval import _costs, _options, _shift
+from clfeval import _costs, _curves, _options, _shift
 from clfeval._counts import N, labels_series, pairs_of
-from clfeval._curves import POS, S, W, over, rate, setup
+from clfeval._curves import (
+    FP,
+    NN,
+    NP,
+    TP,
+    choose_plan,
+    counts_frame,
+    rate,
+    setup,
+)
 from clfeval._frames import as_polars
 from clfeval._metric_table import metrics as _metrics
 from clfeval._models import Models, comparable
@@ -39,7 +48,7 @@ __all__ = ["cv_summary", "decision_curve", "expected_cost", "prevalence_curve"]
 
 DECISION_COLUMNS = ("threshold", "net_benefit", "net_benefit_all", "net_benefit_none")
 CV_COLUMNS = ("metric", "pooled", "mean", "sd", "n_folds")
-_I = "__clf_i"
+_I = "__clf_i"  # the order of the metrics of cv_summary
 
 
 def _binary_only(score: Any, name: str) -> None:
@@ -99,26 +108,33 @@ def decision_curve(
         nonfinite=nonfinite,
         probability=True,
     )
-    w = pl.col(W) if weight is not None else pl.lit(1.0)
-    # each row counts at every grid threshold t <= its score: one group-by over the index
-    # of the last such t (0: none), then running sums from the highest threshold down
-    bucket = pl.lit(pl.Series(grid)).search_sorted(pl.col(S), side="right").cast(pl.Int64)
-    pos = pl.when(pl.col(POS)).then(w).otherwise(0.0).sum().alias("__clf_pw")
-    neg = pl.when(pl.col(POS)).then(0.0).otherwise(w).sum().alias("__clf_nw")
-    sums = long.group_by([*keys, bucket.alias(_I)]).agg(pos, neg)
-    agg = [
-        pl.col("__clf_pw").sum().alias("__clf_tp_all"),
-        pl.col("__clf_nw").sum().alias("__clf_fp_all"),
-    ]
-    totals = sums.group_by(keys).agg(agg) if keys else sums.select(agg)
-    points = pl.LazyFrame({_I: range(1, len(grid) + 1), "threshold": grid})
+    # the threshold counts (one row per distinct score, by the plan the data suits); at
+    # grid threshold t, the counts of the smallest distinct score >= t (an as-of join)
+    plan = _curves.PLAN if _curves.PLAN != "auto" else choose_plan(prep, long)
+    counts = counts_frame(long, keys, weight is not None, plan, drop_zero=False)
+    totals = (
+        counts.group_by(keys).agg(pl.col(NP, NN).first())
+        if keys
+        else counts.select(pl.col(NP, NN).first())
+    )
+    grid_rows = totals.join(pl.LazyFrame({"threshold": grid}), how="cross")
+    right = counts.select(*keys, pl.col("threshold").alias("__clf_t"), TP, FP)
     table = (
-        totals.join(points, how="cross")
-        .join(sums, on=[*keys, _I], how="left", nulls_equal=True)
-        .with_columns(pl.col("__clf_pw", "__clf_nw").fill_null(0.0))
-        .sort([*keys, _I], descending=[*([False] * len(keys)), True], nulls_last=True)
-        .with_columns(over(pl.col("__clf_pw", "__clf_nw").cum_sum(), keys))
-        .sort([*keys, _I], nulls_last=True)
+        grid_rows.sort("threshold")
+        .join_asof(
+            right.sort("__clf_t"),
+            left_on="threshold",
+            right_on="__clf_t",
+            by=keys or None,
+            strategy="forward",
+        )
+        .with_columns(
+            pl.col(TP).cast(pl.Float64).fill_null(0.0).alias("__clf_pw"),
+            pl.col(FP).cast(pl.Float64).fill_null(0.0).alias("__clf_nw"),
+            pl.col(NP).cast(pl.Float64).alias("__clf_tp_all"),
+            pl.col(NN).cast(pl.Float64).alias("__clf_fp_all"),
+        )
+        .sort([*keys, "threshold"], nulls_last=True)
     )
     t, n = pl.col("threshold"), pl.col("__clf_tp_all") + pl.col("__clf_fp_all")
     odds = t / (1.0 - t)
