@@ -127,6 +127,7 @@ def decision_curve(
             right_on="__clf_t",
             by=keys or None,
             strategy="forward",
+            check_sortedness=False,  # both sides sorted on the threshold just above
         )
         .with_columns(
             pl.col(TP).cast(pl.Float64).fill_null(0.0).alias("__clf_pw"),
