@@ -685,8 +685,10 @@ shown AS (
     FROM result AS r LEFT JOIN shift AS s USING (__clf_key)
 )
 -- prevalence (measured) and target_prevalence only with prevalence := p
-SELECT COLUMNS(lambda c: c NOT IN ('__clf_nogroup', '__clf_key')
-    AND (prevalence IS NOT NULL OR c NOT IN ('prevalence', 'target_prevalence')))
+SELECT COLUMNS(list_concat(
+    CAST(group_cols AS VARCHAR[]),
+    CASE WHEN prevalence IS NULL THEN []::VARCHAR[] ELSE ['prevalence', 'target_prevalence'] END,
+    ['accuracy', 'balanced_accuracy', 'precision', 'recall', 'f1', 'mcc']))
 FROM (
     SELECT unnest(__clf_key), __clf_key,
         __clf_measured AS prevalence,

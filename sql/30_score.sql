@@ -178,9 +178,13 @@ rows AS (
     )
 )
 -- the prevalence columns only with prevalence, the cost columns only with costs
-SELECT COLUMNS(lambda c: c NOT IN ('__clf_nogroup', '__clf_key', '__clf_i')
-    AND (prevalence IS NOT NULL OR c NOT IN ('prevalence', 'target_prevalence'))
-    AND (cost_fp IS NOT NULL OR c NOT IN ('expected_cost', 'total_cost')))
+SELECT COLUMNS(list_concat(
+    CAST(group_cols AS VARCHAR[]),
+    ['threshold', 'tp', 'fp', 'fn', 'tn'],
+    CASE WHEN prevalence IS NULL THEN []::VARCHAR[] ELSE ['prevalence', 'target_prevalence'] END,
+    ['precision', 'recall', 'specificity', 'fpr', 'npv', 'f1', 'fbeta', 'accuracy',
+        'balanced_accuracy', 'mcc', 'youden_j'],
+    CASE WHEN cost_fp IS NULL THEN []::VARCHAR[] ELSE ['expected_cost', 'total_cost'] END))
 FROM rows
 ORDER BY COLUMNS(_clf_group_list(group_cols)), __clf_i;
 
