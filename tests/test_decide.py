@@ -171,7 +171,7 @@ def _reweighted(y: np.ndarray, w: np.ndarray, pi: float) -> np.ndarray:
     return np.where(y == 1, w * pi / share, w * (1 - pi) / (1 - share))
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.lists(
         st.tuples(st.booleans(), st.booleans(), st.sampled_from([0.5, 1.0, 2.0, 3.0])),
