@@ -185,3 +185,33 @@ def test_spark_twins_equal_polars(spark, views, data: str, average: str, kappa_w
         a = got[name].cast(pl.Float64).fill_null(float("nan")).to_numpy()
         b = expected[name].fill_null(float("nan")).to_numpy()
         np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-12, err_msg=name)
+
+
+def test_run_on_spark_equals_the_polars_front_door(spark) -> None:
+    """clfeval.sql.run on a SparkSession: the front door's checks counted by Spark, then the
+    generated Spark SQL; one capability of each family equals the Polars function (all of them
+    run on PostgreSQL and DuckDB in test_postgres.py: Spark costs about a second a query)."""
+    import secrets
+
+    import polars as pl
+    from test_postgres import frame, polars_twin, run_args, same
+
+    import clfeval as ce
+    from clfeval import sql
+
+    def make(df: pl.DataFrame) -> str:
+        name = f"t_{secrets.token_hex(4)}"
+        spark.createDataFrame(df.to_arrow()).createOrReplaceTempView(name)
+        return name
+
+    df = frame(seed=7, n=60, k=2, text=True)  # two text classes, tied scores, weights
+    pos, name, by = df["y"][1], make(df), ["g1", "g2"]
+    for cap in ("confusion", "metrics", "roc_curve", "calibration"):
+        got = sql.run(spark, cap, table=name, **run_args(cap, by, "w", pos))
+        same(got, polars_twin(cap, df, by, "w", pos), by, cap)
+    got = sql.run(spark, "auroc", table=name, y="y", score="s", pos_label=pos, missing="drop")
+    want = ce.metrics(df, "y", score="s", metrics=["auroc"], pos_label=pos, missing="drop")
+    same(got, want, [], "auroc")
+    bad = make(pl.DataFrame({"y": [0, 1], "s": [0.5, 1.5]}))
+    with pytest.raises(ce.InputError, match=r"column 's' \(score\) has 1 value"):
+        sql.run(spark, "brier", table=bad, y="y", score="s")

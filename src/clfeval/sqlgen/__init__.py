@@ -208,6 +208,67 @@ def query(
     return _parenthesize(tree).sql(dialect=dialect, identify=True, pretty=True)
 
 
+# ------------------------------------------------- what a call reads (for clfeval.sql.run)
+
+
+def capability(metric: str) -> str:
+    """The capability ``metric`` names (aliases resolved), or an InputError."""
+    return _choice(_ALIASES.get(metric, metric), CAPABILITIES, "metric")
+
+
+def table_ref(table: str | Sequence[str]) -> exp.Table:
+    """The quoted table reference ``query`` reads."""
+    return _table(table)
+
+
+def roles_read(
+    cap: str,
+    y: str,
+    yhat: str | None,
+    score: str | None,
+    proba: str | None,
+    weight: str | None,
+    options: dict[str, Any],
+) -> tuple[dict[str, str], bool]:
+    """(role -> column, whether a probability is read) for one call of ``query``, so the
+    front door checks exactly the columns the SQL reads."""
+    roles = {"y": y}
+    probability = cap in _PROB
+    if cap in _LABEL:
+        roles["yhat"] = _need(yhat, "yhat", cap)
+    elif cap == "metrics":
+        ranking = score if score is not None else proba
+        chosen = _metric_list(options.get("metrics"), yhat, ranking)
+        if yhat is not None and any(m in LABEL_METRICS for m in chosen):
+            roles["yhat"] = yhat
+        ranked = any(m in ("auroc", "average_precision") for m in chosen)
+        probability = any(m in ("log_loss", "brier") for m in chosen)
+        if score is not None and (ranked or (probability and proba is None)):
+            roles["score"] = score
+        if proba is not None and (probability or (ranked and score is None)):
+            roles["proba"] = proba
+    elif cap in _PROB:  # the role is named after the keyword the caller used
+        if proba is not None:
+            roles["proba"] = proba
+        else:
+            roles["score"] = _need(score, "proba", cap)
+    else:
+        roles["score"] = _need(score if score is not None else proba, "score", cap)
+    if weight is not None:
+        roles["weight"] = weight
+    return roles, probability
+
+
+def binary_labels(cap: str, options: dict[str, Any]) -> bool:
+    """Whether the call computes a per-class ratio under ``average="binary"`` (scikit-learn's
+    binary rules on pos_label and the number of classes apply)."""
+    if cap != "metrics" or options.get("average", "binary") != "binary":
+        return False
+    chosen = options.get("metrics")
+    names = _metrics.default_set("label") if chosen is None else chosen
+    return any(_metrics.METRICS[m].averaged for m in names if m in _metrics.METRICS)
+
+
 # --------------------------------------------------------------------------- validation
 
 
