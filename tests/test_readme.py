@@ -627,7 +627,8 @@ def test_scaling_run(scaling_dir: Path, preds: pl.DataFrame, postgres) -> None:
     want = ce.metrics(preds, "label", "pred", by="model").sort("model")
     with pl.Config(tbl_rows=-1, tbl_cols=-1, fmt_str_lengths=100):
         shown = str(want)
-    assert "shape: (" in done.stdout and "│ model" in done.stdout
+    assert "shape: (" in done.stdout
+    assert "│ model" in done.stdout
     for line in shown.splitlines()[-4:-1]:  # the models' rows, exactly as Polars prints them
         assert line in done.stdout, (line, done.stdout)
 
