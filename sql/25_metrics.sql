@@ -114,33 +114,38 @@ ratio_names AS (
         ('specificity', 'specificity'), ('fpr', 'fpr'), ('npv', 'npv'), ('fnr', 'fnr'),
         ('jaccard', 'jaccard'), ('fbeta', 'fbeta')) AS r(name, formula)
 ),
--- One row per group and ratio: 'binary' from pos_label's counts (all rows of the group in the
--- total), 'micro' from the counts summed over the classes (the total chosen so that the
--- formula's tn is the summed tn, as clfeval._label), 'macro' and 'weighted' from the ratio of
--- each class (scikit-learn's rules; zero_division NULL leaves a class out).
-ratios AS (
-    SELECT o.__clf_key, r.name,
-        _clf_ratio_of(r.formula, CASE r.name WHEN 'fbeta' THEN _clf_option_number(beta) ELSE 1.0 END,
-            o.b_tp, o.b_pred, o.b_support, o.s, zero_division) AS value
-    FROM overall AS o, ratio_names AS r
-    WHERE average = 'binary'
+-- The counts each ratio is computed from: 'binary' the counts of pos_label (all rows of the
+-- group in the total), 'micro' the counts summed over the classes (the total chosen so that
+-- the formulas' tn is the summed tn, as clfeval._label), 'macro' and 'weighted' those of each
+-- class (kept: its support, the weight of 'weighted').
+ratio_counts AS (
+    SELECT __clf_key, b_tp AS tp, b_pred AS pred, b_support AS support, s AS total
+    FROM overall WHERE average = 'binary'
     UNION ALL
-    SELECT c.__clf_key, r.name,
+    SELECT __clf_key, sum(tp), sum(pred), sum(support),
+        sum(total - pred - support + tp) + sum(pred) + sum(support) - sum(tp)
+    FROM classes WHERE average = 'micro' GROUP BY ALL
+    UNION ALL
+    SELECT __clf_key, tp, pred, support, total
+    FROM classes WHERE average IN ('macro', 'weighted')
+),
+-- One row per group and ratio: the one value ('binary', 'micro'), or the mean of the classes'
+-- values ('macro'; scikit-learn's rules, zero_division NULL leaves a class out) or their
+-- mean weighted by support ('weighted').
+ratios AS (
+    SELECT __clf_key, name,
         CASE average
-            WHEN 'micro' THEN _clf_ratio_of(r.formula, CASE r.name WHEN 'fbeta' THEN _clf_option_number(beta) ELSE 1.0 END,
-                sum(c.tp), sum(c.pred), sum(c.support),
-                sum(c.total - c.pred - c.support + c.tp) + sum(c.pred) + sum(c.support) - sum(c.tp),
-                zero_division)
-            WHEN 'macro' THEN avg(_clf_ratio_of(r.formula,
-                CASE r.name WHEN 'fbeta' THEN _clf_option_number(beta) ELSE 1.0 END,
-                c.tp, c.pred, c.support, c.total, zero_division))
-            ELSE _clf_weighted_avg(_clf_ratio_of(r.formula,
-                CASE r.name WHEN 'fbeta' THEN _clf_option_number(beta) ELSE 1.0 END,
-                c.tp, c.pred, c.support, c.total, zero_division), c.support)
-        END
-    FROM classes AS c, ratio_names AS r
-    WHERE average <> 'binary'
-    GROUP BY c.__clf_key, r.name, r.formula
+            WHEN 'macro' THEN avg(value)
+            WHEN 'weighted' THEN _clf_weighted_avg(value, support)
+            ELSE max(value)
+        END AS value
+    FROM (
+        SELECT c.__clf_key, r.name, c.support,
+            _clf_ratio_of(r.formula, CASE r.name WHEN 'fbeta' THEN _clf_option_number(beta) ELSE 1.0 END,
+                c.tp, c.pred, c.support, c.total, zero_division) AS value
+        FROM ratio_counts AS c, ratio_names AS r
+    )
+    GROUP BY __clf_key, name
 ),
 averaged AS (
     SELECT __clf_key,
