@@ -77,6 +77,7 @@ _ece_binary = _wrapper("clf_ece", "ece: expected calibration error of a binary p
 
 
 _LABEL_METRICS = _metrics.metrics_order("label")
+_SCORE_METRICS = _metrics.default_set("score", "proba")
 
 
 def metrics(
@@ -117,8 +118,10 @@ def metrics(
     if metrics is None:
         names = list(_metrics.default_set("label"))
     else:
-        for name in metrics if isinstance(metrics, list | tuple) else ():
-            if name in _metrics.default_set("score", "proba"):
+        # the choices clfeval.metrics lists, so a bad name gets its message word for word
+        names = _options.metric_names(metrics, (*_LABEL_METRICS, *_SCORE_METRICS))
+        for name in names:
+            if name in _SCORE_METRICS:
                 raise InputError(
                     f"metric {name!r} needs score=",
                     role="score",
@@ -127,7 +130,6 @@ def metrics(
                     "scores use clfeval.sql.auroc, average_precision or the clf_log_loss and "
                     "clf_brier aggregates",
                 )
-        names = _options.metric_names(metrics, _LABEL_METRICS)
     if average == "binary" and not any(_metrics.METRICS[n].averaged for n in names):
         # as clfeval.metrics: average and pos_label only matter to the averaged ratios, so
         # kappa or mcc alone are not refused on more than two classes
