@@ -312,3 +312,17 @@ def test_the_same_options_are_refused_by_the_frame_function() -> None:
         with pytest.raises(ce.InputError) as sql_err:
             query("metrics", table="t", y="y", score=score, metrics=["auroc"], **kw)
         assert str(frame_err.value).split("\n")[0] == str(sql_err.value).split("\n")[0]
+
+
+@pytest.mark.parametrize("groups", [["g"], []])
+def test_kappa_of_a_group_without_listed_classes_is_null(groups: list[str]) -> None:
+    df = pl.DataFrame({"g": ["a", "a", "b", "b"], "y": [0, 1, 2, 2], "yhat": [0, 1, 2, 1]})
+    labels = [0, 1] if groups else [5]
+    got = run(df, yhat="yhat", group_cols=groups, metrics=["cohen_kappa"], labels=labels)
+    frame = df.group_by(groups) if groups else df
+    want = (
+        frame.agg(ce.cohen_kappa("y", "yhat", labels=labels)).sort("g")
+        if groups
+        else df.select(ce.cohen_kappa("y", "yhat", labels=labels))
+    )
+    assert got.rows() == want.rows() == ([("a", 1.0), ("b", None)] if groups else [(None,)])

@@ -326,9 +326,19 @@ class LabelParts:
         value = _f(1) - self.div(
             _c("_clf_do", "_clf_k") * _c("_clf_kn", "_clf_k"), _c("_clf_de", "_clf_e")
         )
-        out = exp.select(*self.g("_clf_e"), exp.alias_(value, "cohen_kappa", quoted=True))
-        out = out.from_(exp.Table(this=_id("_clf_kexp"), alias=exp.TableAlias(this=_id("_clf_e"))))
-        out.append("joins", self._join("_clf_kobs", "_clf_e", "_clf_k", None))
+        # every group of the rows, also one whose rows are all of unlisted classes (null)
+        if self.groups:
+            self.cte("_clf_kgrp", self.sel("_clf_lab", group=[]))
+        else:
+            self.cte("_clf_kgrp", exp.select(exp.alias_(_n(1), "_clf_one", quoted=True)))
+        out = exp.select(*self.g("_clf_z"), exp.alias_(value, "cohen_kappa", quoted=True))
+        out = out.from_(exp.Table(this=_id("_clf_kgrp"), alias=exp.TableAlias(this=_id("_clf_z"))))
+        for table, alias in (("_clf_kexp", "_clf_e"), ("_clf_kobs", "_clf_k")):
+            join = self._join(table, "_clf_z", alias, None)
+            join.set("kind", None)
+            join.set("side", "LEFT")
+            join.set("on", join.args.get("on") or exp.true())
+            out.append("joins", join)
         return out
 
     def metrics(
