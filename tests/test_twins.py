@@ -9,7 +9,8 @@ must give the same number per group to 1e-9:
 - the frame function ``ce.metrics(metrics=[name])`` (when the registry lists it there);
 - the DuckDB aggregate macro, ``SELECT g, clf_x(y, ..., option := ?) ... GROUP BY g``;
 - the DuckDB table macro (``FROM clf_metrics(...)``, ``clf_auroc``...), when one applies;
-- the generated SQL (``clfeval.sql.query``) run on DuckDB, when it computes the metric.
+- the generated SQL (``clfeval.sql.query``) run on DuckDB, when it computes the metric (per-class
+  scores too, when the registry says ``generated_per_class``).
 
 Spark runs the same generated SQL in ``test_spark.py``. An engine that cannot take an option
 must be listed in ``UNSUPPORTED`` with the reason, and that list is checked too: a stale entry
@@ -59,20 +60,7 @@ OPTION_VALUES: dict[str, list[Any]] = {
 # Options that only make sense with per-class scores (a mapping {label: column}).
 PER_CLASS = {"multi_class"}
 # (engine, metric, option): why that engine does not take the option.
-UNSUPPORTED: dict[tuple[str, str, str], str] = {
-    (
-        "frame",
-        "balanced_accuracy",
-        "adjusted",
-    ): "ce.metrics has no adjusted=; use ce.balanced_accuracy",
-    (
-        "duckdb table",
-        "balanced_accuracy",
-        "adjusted",
-    ): "clf_metrics has no adjusted :=; use the aggregate",
-    ("generated SQL", "balanced_accuracy", "adjusted"): "not generated; use ce.balanced_accuracy",
-    ("generated SQL", "auroc", "max_fpr"): "the generated SQL has the full area only",
-}
+UNSUPPORTED: dict[tuple[str, str, str], str] = {}
 
 
 def expression_options(name: str) -> list[str]:
@@ -297,9 +285,9 @@ def duckdb_table_engine(m: _metrics.Metric, df: pl.DataFrame, opts: dict[str, An
     kw = _kwargs(opts, k)
     weight, con = opts.get("weight"), connection(df)
     if m.family == "label":
-        if not m.averaged and k > 2:  # clf_metrics computes the ratios too: they need an average
-            kw["average"] = "macro"
-        out = sql.metrics(df, "y", "yhat", by="g", weight=weight, con=con, **kw)
+        if "weights" in kw:
+            kw["kappa_weights"] = kw.pop("weights")
+        out = sql.metrics(df, "y", "yhat", by="g", weight=weight, con=con, metrics=[m.name], **kw)
     else:
         out = getattr(sql, m.name)(
             df, "y", _second(m, opts, k), by="g", weight=weight, con=con, **kw
@@ -331,7 +319,7 @@ def engines(m: _metrics.Metric, opts: dict[str, Any]) -> dict[str, Any]:
         out["duckdb aggregate"] = duckdb_aggregate_engine
     if (m.table_per_class if per_class else m.table) is not None:
         out["duckdb table"] = duckdb_table_engine
-    if m.generated and not _per_class(m, opts) and "labels" not in opts:
+    if m.generated_per_class if per_class else m.generated:
         out["generated SQL"] = generated_engine
     return {e: fn for e, fn in out.items() if not any((e, m.name, o) in UNSUPPORTED for o in opts)}
 
