@@ -222,6 +222,14 @@ CREATE OR REPLACE MACRO _clf_check_beta(beta, who) AS
             || 'more, beta < 1 precision (0 is precision, inf recall)', who, _clf_show(beta)))
     END;
 
+-- TRUE, or an error when the option name holds anything but true or false.
+CREATE OR REPLACE MACRO _clf_check_flag(value, who, name) AS
+    CASE
+        WHEN typeof(value) = 'BOOLEAN' AND value IS NOT NULL THEN true
+        ELSE error(printf('clfeval: %s%s = %s is not true or false; pass %s := true or false',
+            who, name, _clf_show(value), name))
+    END;
+
 -- n_bins, or an error when it is not a whole number from 1 to 1000 (clfeval._options.MAX_BINS).
 CREATE OR REPLACE MACRO _clf_checked_bins(n_bins) AS
     CASE

@@ -1,6 +1,6 @@
--- clfeval SQL layer, file 20: label metrics.
--- Python twin: clfeval._label (accuracy ... prevalence) and clfeval.metrics.
--- Conventions: see 00_helpers.sql.
+-- clfeval SQL layer, file 20: label metrics, the aggregate macros.
+-- Python twin: clfeval._label (accuracy ... prevalence); the table macro clf_metrics is in
+-- 25_metrics.sql. Conventions: see 00_helpers.sql.
 --
 -- The aggregate macros compose with the caller's own GROUP BY:
 --   SELECT model, clf_precision(label, pred, pos_label := 1) FROM preds GROUP BY model;
@@ -489,14 +489,15 @@ CREATE OR REPLACE MACRO _clf_check_no_pos(pos_label, who) AS
             || 'scikit-learn''s); drop pos_label', who, _clf_show(pos_label)))
     END;
 
--- TRUE, or an error when weights is not NULL, 'linear' or 'quadratic'.
-CREATE OR REPLACE MACRO _clf_check_kappa_weights(weights, who) AS
+-- TRUE, or an error when weights is not NULL, 'linear' or 'quadratic'; name is the option's
+-- name ('weights', or clf_metrics' 'kappa_weights'), who starts the message.
+CREATE OR REPLACE MACRO _clf_check_kappa_weights(weights, who, name) AS
     CASE
         WHEN weights IS NULL OR (_clf_is_text(typeof(weights))
                 AND CAST(weights AS VARCHAR) IN ('linear', 'quadratic')) THEN true
-        ELSE error(printf('clfeval: %s: weights = %s is not one of NULL, ''linear'', '
-            || '''quadratic''; weights sets how far apart two classes are in the class order',
-            who, _clf_show(weights)))
+        ELSE error(printf('clfeval: %s%s = %s is not one of NULL, ''linear'', ''quadratic''; '
+            || '%s sets how far apart two classes are in the class order',
+            who, name, _clf_show(weights), name))
     END;
 
 CREATE OR REPLACE MACRO clf_mcc(y, yhat, weight := NULL, pos_label := NULL) AS
@@ -519,7 +520,7 @@ COMMENT ON MACRO clf_balanced_accuracy IS
 
 CREATE OR REPLACE MACRO clf_cohen_kappa(y, yhat, weights := NULL, labels := NULL, weight := NULL, pos_label := NULL) AS
     CASE WHEN _clf_check_no_pos(pos_label, 'clf_cohen_kappa')
-        AND _clf_check_kappa_weights(weights, 'clf_cohen_kappa')
+        AND _clf_check_kappa_weights(weights, 'clf_cohen_kappa: ', 'weights')
         AND _clf_check_labels(labels, _clf_agg_type(y), printf('clf_cohen_kappa: y (%s)', _clf_agg_type(y)))
         THEN _clf_agg_guard(
             _clf_let(_clf_matrix(y, yhat, weight), lambda _clf_m: _clf_let(
@@ -536,172 +537,3 @@ CREATE OR REPLACE MACRO clf_prevalence(y, pos_label := 1, weight := NULL) AS
 
 COMMENT ON MACRO clf_prevalence IS
 'Prevalence: the (weighted) share of rows whose y is pos_label. Aggregate macro: clf_prevalence(y, pos_label := 1, weight := NULL). NULL when no row is left. Rows with a NULL in y or weight are left out. Errors (clfeval: ...) on pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL and a NaN, infinite or negative weight. Python twin: clfeval.prevalence.';
-
--- The ratio v averaged over classes weighted by support (scikit-learn: NULLs left out, and
--- the plain mean when the support left is 0).
-CREATE OR REPLACE MACRO _clf_weighted_avg(v, support) AS
-    coalesce(_clf_div(sum(v * support), sum(support) FILTER (WHERE v IS NOT NULL), NULL), avg(v));
-
-CREATE OR REPLACE MACRO clf_metrics(
-    tbl, y, yhat, group_cols := [], weight_col := NULL, average := 'binary', pos_label := 1,
-    labels := NULL, zero_division := 0.0, prevalence := NULL
-) AS TABLE
-WITH base AS MATERIALIZED (
-    FROM _clf_label_counts(
-        tbl, y, yhat, group_cols, weight_col, labels, pos_label, average = 'binary')
-),
--- prevalence := p: the pairs re-weighted to that share of pos_label (clfeval._shift), each
--- group by its own measured share; a group without both classes is NULL (shift below)
-shift AS (
-    SELECT __clf_key,
-        _clf_checked_prevalence(prevalence) AS pi,
-        coalesce(sum(n) FILTER (WHERE _clf_eq(actual, pos_label)), 0) AS n_pos,
-        coalesce(sum(n) FILTER (WHERE NOT _clf_eq(actual, pos_label)), 0) AS n_neg
-    FROM base WHERE __clf_ord IS NULL AND prevalence IS NOT NULL AND average = 'binary'
-    GROUP BY ALL
-),
-pairs AS (
-    SELECT b.__clf_key, actual, predicted,
-        n * CASE
-            WHEN s.pi IS NULL THEN 1.0
-            WHEN _clf_eq(actual, pos_label) THEN s.pi * (s.n_pos + s.n_neg) / s.n_pos
-            ELSE (1 - s.pi) * (s.n_pos + s.n_neg) / s.n_neg
-        END AS n
-    FROM base AS b LEFT JOIN shift AS s USING (__clf_key)
-    WHERE __clf_ord IS NULL
-),
--- Per class seen in the data: its recall (balanced accuracy) and its actual and predicted
--- totals (the multiclass MCC). Like accuracy, neither depends on labels or average.
-seen AS (
-    SELECT __clf_key, label,
-        _clf_div(
-            coalesce(sum(n) FILTER (WHERE truth AND actual = predicted), 0),
-            sum(n) FILTER (WHERE truth), NULL) AS recall,
-        coalesce(sum(n) FILTER (WHERE truth), 0) AS t,
-        coalesce(sum(n) FILTER (WHERE NOT truth), 0) AS p,
-        -- the group's totals, so the MCC is computed on shares (no overflow of products)
-        sum(coalesce(sum(n) FILTER (WHERE truth), 0)) OVER (PARTITION BY __clf_key) AS t_total,
-        sum(coalesce(sum(n) FILTER (WHERE NOT truth), 0)) OVER (PARTITION BY __clf_key) AS p_total
-    FROM (
-        SELECT *, actual AS label, true AS truth FROM pairs
-        UNION ALL
-        SELECT *, predicted, false FROM pairs
-    )
-    GROUP BY __clf_key, label
-),
-per_group AS (
-    SELECT __clf_key,
-        count(*) AS n_seen,
-        bool_or(average = 'binary' AND label = pos_label) AS has_pos,
-        avg(recall) AS balanced_accuracy,
-        sum(_clf_div(t, t_total, 0.0) * _clf_div(p, p_total, 0.0)) AS tp_dot,
-        sum(_clf_div(t, t_total, 0.0) * _clf_div(t, t_total, 0.0)) AS tt,
-        sum(_clf_div(p, p_total, 0.0) * _clf_div(p, p_total, 0.0)) AS pp
-    FROM seen GROUP BY ALL
-),
-checked AS (
-    SELECT CASE
-        WHEN average IS NULL OR average NOT IN ('binary', 'micro', 'macro', 'weighted')
-            THEN error(printf(
-                'clfeval: average = %s is not one of ''binary'', ''micro'', ''macro'', ''weighted''',
-                coalesce('''' || average || '''', 'NULL')))
-        WHEN NOT _clf_check_zero_division(zero_division, '') THEN false
-        WHEN prevalence IS NOT NULL AND average <> 'binary' THEN error(
-            'clfeval: prevalence := needs average := ''binary'' in clf_metrics; for averages at a '
-            || 'target class distribution use clfeval.metrics(..., prevalence={class: share})')
-        WHEN average = 'binary' AND max(n_seen) > 2 THEN error(printf(
-            'clfeval: column %s (role y) has %d classes but average = ''binary''; '
-            || 'use average := ''macro'', ''micro'' or ''weighted''',
-            _clf_quoted(y), max(n_seen)))
-        WHEN average = 'binary' AND bool_or(n_seen = 2 AND NOT has_pos) THEN error(printf(
-            'clfeval: pos_label = %s is not a class of column %s (role pos_label)',
-            CAST(pos_label AS VARCHAR), _clf_quoted(y)))
-        ELSE true
-    END AS ok
-    FROM per_group
-),
-overall AS (
-    SELECT __clf_key,
-        _clf_div(coalesce(sum(n) FILTER (WHERE actual = predicted), 0), sum(n), NULL) AS accuracy,
-        sum(n) AS s,
-        coalesce(sum(n) FILTER (WHERE actual = predicted), 0) AS c,
-        coalesce(sum(n) FILTER (
-            WHERE average = 'binary' AND actual = pos_label AND predicted = pos_label), 0) AS b_tp,
-        coalesce(sum(n) FILTER (WHERE average = 'binary' AND predicted = pos_label), 0) AS b_pred,
-        coalesce(sum(n) FILTER (WHERE average = 'binary' AND actual = pos_label), 0) AS b_support
-    FROM pairs GROUP BY ALL
-),
-averaged AS (
-    SELECT __clf_key,
-        sum(tp) AS m_tp, sum(pred) AS m_pred, sum(support) AS m_support,
-        avg(_clf_div(tp, pred, zero_division)) AS macro_p,
-        avg(_clf_div(tp, support, zero_division)) AS macro_r,
-        avg(_clf_div(2 * tp, support + pred, zero_division)) AS macro_f,
-        _clf_weighted_avg(_clf_div(tp, pred, zero_division), support) AS weighted_p,
-        _clf_weighted_avg(_clf_div(tp, support, zero_division), support) AS weighted_r,
-        _clf_weighted_avg(_clf_div(2 * tp, support + pred, zero_division), support) AS weighted_f
-    FROM base WHERE __clf_ord IS NOT NULL GROUP BY ALL
-),
-result AS (
-    SELECT o.__clf_key, o.accuracy, g.balanced_accuracy,
-        CASE average
-            WHEN 'binary' THEN _clf_div(o.b_tp, o.b_pred, zero_division)
-            WHEN 'micro' THEN _clf_div(a.m_tp, a.m_pred, zero_division)
-            WHEN 'macro' THEN a.macro_p
-            WHEN 'weighted' THEN a.weighted_p
-        END AS precision,
-        CASE average
-            WHEN 'binary' THEN _clf_div(o.b_tp, o.b_support, zero_division)
-            WHEN 'micro' THEN _clf_div(a.m_tp, a.m_support, zero_division)
-            WHEN 'macro' THEN a.macro_r
-            WHEN 'weighted' THEN a.weighted_r
-        END AS recall,
-        CASE average
-            WHEN 'binary' THEN _clf_div(2 * o.b_tp, o.b_support + o.b_pred, zero_division)
-            WHEN 'micro' THEN _clf_div(2 * a.m_tp, a.m_support + a.m_pred, zero_division)
-            WHEN 'macro' THEN a.macro_f
-            WHEN 'weighted' THEN a.weighted_f
-        END AS f1,
-        -- Gorodkin's multiclass MCC in scikit-learn's form, on shares of the rows; 0.0 when
-        -- the denominator is 0
-        _clf_div(
-            _clf_div(o.c, o.s, 0.0) - coalesce(g.tp_dot, 0),
-            sqrt(greatest((1 - coalesce(g.pp, 0)) * (1 - coalesce(g.tt, 0)), 0)),
-            0.0) AS mcc
-    FROM overall AS o
-    JOIN per_group AS g USING (__clf_key)
-    JOIN averaged AS a USING (__clf_key), checked
-    WHERE checked.ok
-),
-shown AS (
-    SELECT __clf_key,
-        _clf_div(s.n_pos, s.n_pos + s.n_neg, NULL) AS __clf_measured,
-        s.pi AS __clf_target,
-        CASE
-            WHEN prevalence IS NOT NULL AND NOT (s.n_pos > 0 AND s.n_neg > 0)
-                THEN NULL
-            ELSE COLUMNS(lambda c: c NOT IN ('__clf_key', 'pi', 'n_pos', 'n_neg'))
-        END
-    FROM result AS r LEFT JOIN shift AS s USING (__clf_key)
-)
--- prevalence (measured) and target_prevalence only with prevalence := p
-SELECT COLUMNS(list_concat(
-    CAST(group_cols AS VARCHAR[]),
-    CASE WHEN prevalence IS NULL THEN []::VARCHAR[] ELSE ['prevalence', 'target_prevalence'] END,
-    ['accuracy', 'balanced_accuracy', 'precision', 'recall', 'f1', 'mcc']))
-FROM (
-    SELECT unnest(__clf_key), __clf_key,
-        __clf_measured AS prevalence,
-        __clf_target AS target_prevalence,
-        CAST(accuracy AS DOUBLE) AS accuracy,
-        CAST(balanced_accuracy AS DOUBLE) AS balanced_accuracy,
-        CAST(precision AS DOUBLE) AS precision,
-        CAST(recall AS DOUBLE) AS recall,
-        CAST(f1 AS DOUBLE) AS f1,
-        CAST(mcc AS DOUBLE) AS mcc
-    FROM shown
-)
-ORDER BY __clf_key;
-
-COMMENT ON MACRO TABLE clf_metrics IS
-'Label metrics per group: (group columns..., accuracy, balanced_accuracy, precision, recall, f1, mcc), all DOUBLE. Usage: FROM clf_metrics(''preds'', ''y'', ''yhat'', group_cols := [], weight_col := NULL, average := ''binary'', pos_label := 1, labels := NULL, zero_division := 0.0, prevalence := NULL). prevalence := p (in (0, 1), average ''binary'') gives every metric on the pairs re-weighted to that share of pos_label (NULL in a group without both classes), after the columns prevalence (measured) and target_prevalence. average is ''binary'' (class pos_label; more than two classes is an error), ''micro'', ''macro'' or ''weighted'' (scikit-learn''s rules; zero_division NULL leaves undefined classes out of the averages); labels := [...] picks the classes averaged. accuracy, balanced_accuracy (mean recall over the classes present in y) and mcc (multiclass, Gorodkin; scikit-learn matthews_corrcoef) use every row and depend on neither average nor labels. Rows with a NULL in y, yhat or the weight are left out. Errors (clfeval: ...) on y and yhat of different kinds (text never equals a number), pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL (with average ''binary''), NaN, infinite or negative weights, labels that is empty, lists a class twice or NULL, holds another kind than y, or matches no class of the data, and zero_division other than 0, 1 or NULL. Python twin: clfeval.metrics.';

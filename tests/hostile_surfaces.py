@@ -233,7 +233,9 @@ def _polars() -> list[Surface]:
             "label",
             "polars",
             lambda d, y, x, **kw: ce.metrics(d, y, x, **kw),
-            label | {"pos_label", "average", "zero_division", "beta", "metrics", "nonfinite"},
+            label
+            | {"pos_label", "average", "zero_division", "beta", "metrics", "nonfinite"}
+            | {"kappa_weights", "adjusted"},
             "metrics",
         ),
         Surface(
@@ -295,7 +297,9 @@ def _polars() -> list[Surface]:
             "label",
             "polars",
             lambda d, y, x, **kw: d.clf.metrics(y, x, **kw),
-            label | {"pos_label", "average", "zero_division", "beta", "metrics", "nonfinite"},
+            label
+            | {"pos_label", "average", "zero_division", "beta", "metrics", "nonfinite"}
+            | {"kappa_weights", "adjusted"},
             "metrics",
         ),
         Surface(
@@ -437,7 +441,9 @@ def _sql() -> list[Surface]:
             "label",
             "sql",
             lambda d, y, x, **kw: ce.sql.metrics(d, y, x, **kw),
-            label | {"pos_label", "average", "zero_division"},
+            label
+            | {"pos_label", "average", "zero_division", "beta", "metrics", "kappa_weights"}
+            | {"adjusted"},
             "metrics",
         ),
         Surface(

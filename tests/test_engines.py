@@ -664,22 +664,25 @@ def registry() -> list[Capability]:
         sqlgen=sqlgen_args("metrics", yhat="yhat"),
         options=options(average=average, **zd),
     )
-    # The generated SQL has no labels=: its classes are always the group's sorted values.
+    # The generated SQL takes labels= for metrics only: the tables of counts, confusion and
+    # report always have the group's sorted classes there.
     with_labels = [
         replace(confusion, name="confusion_matrix-labels", options=options(**labels)),
         replace(counts, name="counts-labels", options=options(**labels)),
         replace(report, name="report-labels", options=options(**labels, **zd)),
-        replace(
-            metrics,
-            name="metrics-labels",
-            options=options(**labels, average=st.sampled_from(AVERAGES[1:]), **zd),
-        ),
     ]
     caps = [confusion, counts, report, metrics]
     caps += [
         replace(c, sqlgen=None, engines=tuple(e for e in c.engines if e in NO_SQLGEN))
         for c in with_labels
     ]
+    caps.append(
+        replace(
+            metrics,
+            name="metrics-labels",
+            options=options(**labels, average=st.sampled_from(AVERAGES[1:]), **zd),
+        )
+    )
 
     drop = {"drop_intermediate": st.booleans()}
     for name, ref in (("roc_curve", ref_roc), ("pr_curve", ref_pr), ("det_curve", ref_det)):
@@ -800,7 +803,9 @@ def sqlgen_engine(con: duckdb.DuckDBPyConnection) -> Callable[..., pl.DataFrame]
     def run(cap: Capability, frame: pl.DataFrame, **args: Any) -> pl.DataFrame:
         assert cap.sqlgen is not None
         kwargs = {"table": "engines_preds", "y": "y", "group_cols": tuple(BY)}
-        text = query_text(tuple(sorted({**kwargs, **cap.sqlgen(**args)}.items())))
+        given = {**kwargs, **cap.sqlgen(**args)}
+        hashable = {k: tuple(v) if isinstance(v, list) else v for k, v in given.items()}
+        text = query_text(tuple(sorted(hashable.items())))
         con.register("engines_preds", frame)
         try:
             out = con.sql(text).pl()

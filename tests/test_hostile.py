@@ -314,6 +314,8 @@ def test_twins_give_the_same_message(bad: Bad, twin: str, group: list[Surface]) 
 OPTIONS: list[tuple[str, list[Any], str]] = [
     ("zero_division", [7, NAN, True, "0", -1, [0]], "zero_division="),
     ("beta", [-1, NAN, "2", None, [1]], "beta="),
+    ("kappa_weights", ["cubic", 1, "Linear", ["linear"]], "kappa_weights="),
+    ("adjusted", ["yes", 1, None], "adjusted="),
     ("average", ["samples", "", 1, "BINARY", ["macro"]], "average="),
     ("missing", ["keep", None, True, ""], "missing="),
     ("nonfinite", ["keep", None, False], "nonfinite="),

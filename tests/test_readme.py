@@ -76,6 +76,11 @@ HANDLED = {
     "scaling/sql-1": ("test_scaling_duckdb", "its comment's command, then the duckdb CLI"),
     "scaling/python-2": ("test_scaling_spark", "with SPARK_PRELUDE, on a local Spark"),
     "scaling/bash-1": ("test_scaling_bash", "in an empty directory"),
+    "scaling/python-3": (
+        "test_scaling_run",
+        "PGHOST at the suite's PostgreSQL server (a warehouse database with preds), and a local "
+        "Spark session with a preds view (SPARK_PRELUDE)",
+    ),
 }
 
 SPARK_PRELUDE = """\
@@ -602,6 +607,38 @@ def test_scaling_spark(scaling_dir: Path, preds: pl.DataFrame) -> None:
 
 def test_scaling_bash(tmp_path: Path) -> None:
     assert_ran(run_commands(BLOCKS["scaling/bash-1"], tmp_path))
+
+
+@pytest.mark.spark
+def test_scaling_run(scaling_dir: Path, preds: pl.DataFrame, postgres) -> None:
+    """clfeval.sql.run on PostgreSQL and Spark, as written: the printed metrics per model are
+    the Polars front door's."""
+    require("java", "Spark needs Java 17: run .ci/spark-setup.sh")
+    table = preds.select("model", "label", "pred", "score")
+    with postgres.cursor() as cur:
+        cur.execute("DROP DATABASE IF EXISTS warehouse")
+        cur.execute("CREATE DATABASE warehouse")
+    import psycopg
+
+    with psycopg.connect(host=postgres.info.host, user="postgres", dbname="warehouse") as con:
+        con.execute("CREATE TABLE preds (model text, label bigint, pred bigint, score float8)")
+        with con.cursor().copy("COPY preds FROM STDIN") as copy:
+            for row in table.iter_rows():
+                copy.write_row(row)
+    prelude = (
+        f"import os\nos.environ['PGHOST'] = {postgres.info.host!r}\n"
+        "os.environ['PGUSER'] = 'postgres'\n"
+        + SPARK_PRELUDE
+        + "spark.read.parquet('preds').createOrReplaceTempView('preds')\n"
+    )
+    done = run_python(BLOCKS["scaling/python-3"], scaling_dir, prelude)
+    want = ce.metrics(preds, "label", "pred", by="model").sort("model")
+    with pl.Config(tbl_rows=-1, tbl_cols=-1, fmt_str_lengths=100):
+        shown = str(want)
+    assert "shape: (" in done.stdout
+    assert "│ model" in done.stdout
+    for line in shown.splitlines()[-4:-1]:  # the models' rows, exactly as Polars prints them
+        assert line in done.stdout, (line, done.stdout)
 
 
 def test_cli_loads_macros_into_the_command_line_warehouse(cli_dir: Path, tmp_path: Path) -> None:

@@ -154,12 +154,32 @@ def test_spark_hostile_identifiers_and_infinity(spark) -> None:
     assert spark.catalog.tableExists("hostile")
 
 
+def assert_equal_frames(got, expected, names: list[str]) -> None:
+    """Per group, each metric to 1e-9 (nulls where Polars has nulls)."""
+    import polars as pl
+
+    assert got.height == expected.height
+    assert got.select("g1", "g2").rows() == expected.select("g1", "g2").rows()
+    for name in names:
+        a = got[name].cast(pl.Float64).fill_null(float("nan")).to_numpy()
+        b = expected[name].cast(pl.Float64).fill_null(float("nan")).to_numpy()
+        np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-12, err_msg=name)
+
+
 @pytest.mark.parametrize(
-    ("data", "average", "kappa_weights"),
-    [("bin1", "binary", None), ("multi0", "macro", "quadratic"), ("multi1", "weighted", "linear")],
+    ("data", "average", "kappa_weights", "extra"),
+    [
+        ("bin1", "binary", None, {}),
+        ("multi0", "macro", "quadratic", {}),
+        ("multi1", "weighted", "linear", {}),
+        ("multi0", "micro", "linear", {"labels": [2, 0], "adjusted": True}),
+        ("multi1", "macro", None, {"labels": ["cat", "ant"], "beta": 2.0}),
+    ],
 )
-def test_spark_twins_equal_polars(spark, views, data: str, average: str, kappa_weights) -> None:
-    """Every metric the registry marks as generated, on Spark, equals ce.metrics per group."""
+def test_spark_twins_equal_polars(
+    spark, views, data: str, average: str, kappa_weights, extra: dict
+) -> None:
+    """Every label metric the registry marks as generated, on Spark, equals ce.metrics."""
     import polars as pl
 
     import clfeval as ce
@@ -170,7 +190,7 @@ def test_spark_twins_equal_polars(spark, views, data: str, average: str, kappa_w
     sql = query(
         "metrics", table=table, y="y", yhat="yhat", group_cols=["g1", "g2"],
         weight="w" if case.weighted else None, pos_label=case.pos_label, average=average,
-        metrics=names, kappa_weights=kappa_weights, dialect="spark",
+        metrics=names, kappa_weights=kappa_weights, dialect="spark", **extra,
     )  # fmt: skip
     got = pl.DataFrame(
         [tuple(r) for r in spark.sql(sql).collect()], schema=["g1", "g2", *names], orient="row"
@@ -179,9 +199,122 @@ def test_spark_twins_equal_polars(spark, views, data: str, average: str, kappa_w
     expected = ce.metrics(
         frame, "y", "yhat", by=["g1", "g2"], weight="w" if case.weighted else None,
         pos_label=case.pos_label, average=average, metrics=names, kappa_weights=kappa_weights,
+        **extra,
     )  # fmt: skip
-    assert got.height == expected.height
-    for name in names:
-        a = got[name].cast(pl.Float64).fill_null(float("nan")).to_numpy()
-        b = expected[name].fill_null(float("nan")).to_numpy()
-        np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-12, err_msg=name)
+    assert_equal_frames(got, expected, names)
+
+
+@pytest.fixture(scope="module")
+def proba_view(spark, tmp_path_factory):
+    """Three text classes with per-class probabilities on a grid (ties; rows sum to 1), a
+    binary label and score for the partial AUROC, two group columns with nulls, integer
+    weights 0-5."""
+    import polars as pl
+
+    rng = np.random.default_rng(17)
+    n, k = 400, 3
+    y = rng.integers(0, k, n)
+    counts = rng.integers(0, 5, (n, k)) + np.eye(k, dtype=int)[y] * rng.integers(0, 4, n)[:, None]
+    counts[counts.sum(axis=1) == 0, 0] = 1
+    p = counts / counts.sum(axis=1, keepdims=True)
+    frame = pl.DataFrame(
+        {
+            "g1": pl.Series(rng.choice(["a", "b", None], n).tolist(), dtype=pl.String),
+            "g2": pl.Series(rng.choice([0, 1, None], n).tolist(), dtype=pl.Int64),
+            "y": [["ant", "bee", "cat"][i] for i in y],
+            **{f"p_{c}": p[:, i] for i, c in enumerate(["ant", "bee", "cat"])},
+            "yb": (y == 1).astype(np.int64),
+            "s": np.round(p[:, 1] + rng.random(n) * 0.2, 1),
+            "w": rng.integers(0, 6, n).astype(float),
+        }
+    )
+    path = tmp_path_factory.mktemp("spark_proba") / "proba.parquet"
+    frame.write_parquet(path)
+    spark.read.parquet(str(path)).createOrReplaceTempView("proba3")
+    return frame, "proba3"
+
+
+CLASSES = ["ant", "bee", "cat"]
+MAPPING = {c: f"p_{c}" for c in CLASSES}
+SCORE_RUNS = {  # id: (query and ce.metrics options, weighted)
+    "ovr-macro": ({"score": MAPPING, "multi_class": "ovr", "average": "macro"}, False),
+    "ovr-weighted": ({"score": MAPPING, "multi_class": "ovr", "average": "weighted"}, True),
+    "ovr-micro": ({"score": MAPPING, "multi_class": "ovr", "average": "micro"}, True),
+    "ovo-macro": ({"score": MAPPING, "multi_class": "ovo", "average": "macro"}, True),
+    "ovo-weighted": ({"score": MAPPING, "multi_class": "ovo", "average": "weighted"}, False),
+    "list-labels": (
+        {"score": ["p_cat", "p_ant", "p_bee"], "labels": ["cat", "ant", "bee"]},
+        True,
+    ),
+}
+
+
+@pytest.mark.parametrize("run", list(SCORE_RUNS))
+def test_spark_per_class_scores_equal_polars(spark, proba_view, run: str) -> None:
+    """Per-class AUROC (one-vs-rest, one-vs-one), average precision, log loss and Brier
+    score, generated for Spark, equal ce.metrics per group to 1e-9."""
+    import polars as pl
+
+    import clfeval as ce
+    from clfeval import _metrics
+
+    frame, table = proba_view
+    options, weighted = SCORE_RUNS[run]
+    names = list(_metrics.names(generated_per_class=True))
+    weight = "w" if weighted else None
+    sql = query(
+        "metrics", table=table, y="y", group_cols=["g1", "g2"], weight=weight, metrics=names,
+        dialect="spark", **options,
+    )  # fmt: skip
+    rows = [tuple(r) for r in spark.sql(sql).collect()]
+    got = pl.DataFrame(rows, schema=["g1", "g2", *names], orient="row")
+    expected = ce.metrics(frame, "y", by=["g1", "g2"], weight=weight, metrics=names, **options)
+    assert_equal_frames(got, expected, names)
+
+
+@pytest.mark.parametrize(("max_fpr", "weighted"), [(0.1, False), (0.35, True), (1.0, True)])
+def test_spark_partial_auroc_equals_polars(spark, proba_view, max_fpr, weighted) -> None:
+    import polars as pl
+
+    import clfeval as ce
+
+    frame, table = proba_view
+    weight = "w" if weighted else None
+    sql = query("auroc", table=table, y="yb", score="s", group_cols=["g1", "g2"],
+                weight=weight, max_fpr=max_fpr, dialect="spark")  # fmt: skip
+    got = pl.DataFrame(
+        [tuple(r) for r in spark.sql(sql).collect()], schema=["g1", "g2", "auroc"], orient="row"
+    )
+    expected = ce.metrics(frame, "yb", score="s", by=["g1", "g2"], weight=weight,
+                          metrics=["auroc"], max_fpr=max_fpr)  # fmt: skip
+    assert_equal_frames(got, expected, ["auroc"])
+
+
+def test_run_on_spark_equals_the_polars_front_door(spark) -> None:
+    """clfeval.sql.run on a SparkSession: the front door's checks counted by Spark, then the
+    generated Spark SQL; one capability of each family equals the Polars function (all of them
+    run on PostgreSQL and DuckDB in test_postgres.py: Spark costs about a second a query)."""
+    import secrets
+
+    import polars as pl
+    from test_postgres import frame, polars_twin, run_args, same
+
+    import clfeval as ce
+    from clfeval import sql
+
+    def make(df: pl.DataFrame) -> str:
+        name = f"t_{secrets.token_hex(4)}"
+        spark.createDataFrame(df.to_arrow()).createOrReplaceTempView(name)
+        return name
+
+    df = frame(seed=7, n=60, k=2, text=True)  # two text classes, tied scores, weights
+    pos, name, by = df["y"][1], make(df), ["g1", "g2"]
+    for cap in ("confusion", "metrics", "roc_curve", "calibration"):
+        got = sql.run(spark, cap, table=name, **run_args(cap, by, "w", pos))
+        same(got, polars_twin(cap, df, by, "w", pos), by, cap)
+    got = sql.run(spark, "auroc", table=name, y="y", score="s", pos_label=pos, missing="drop")
+    want = ce.metrics(df, "y", score="s", metrics=["auroc"], pos_label=pos, missing="drop")
+    same(got, want, [], "auroc")
+    bad = make(pl.DataFrame({"y": [0, 1], "s": [0.5, 1.5]}))
+    with pytest.raises(ce.InputError, match=r"column 's' \(score\) has 1 value"):
+        sql.run(spark, "brier", table=bad, y="y", score="s")

@@ -540,6 +540,22 @@ REPRESENTATIVE = {
         "det_curve",
         {"table": "preds", "y": "label", "score": "score", "drop_intermediate": True},
     ),
+    "metrics_per_class": (
+        "metrics",
+        {
+            "table": "preds",
+            "y": "label",
+            "score": {"a": "p_a", "b": "p_b", "c": "p_c"},
+            "multi_class": "ovo",
+            "average": "weighted",
+            "metrics": ["auroc", "average_precision", "log_loss", "brier"],
+            "group_cols": "model",
+        },
+    ),
+    "auroc_partial": (
+        "auroc",
+        {"table": "preds", "y": "label", "score": "score", "weight": "n", "max_fpr": 0.1},
+    ),
 }
 GOLDEN_DIALECTS = ("bigquery", "snowflake", "trino", "spark", "postgres")
 

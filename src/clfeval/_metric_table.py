@@ -50,7 +50,9 @@ def _label_metric(name: str, y: str, yhat: str, opts: dict[str, Any]) -> pl.Expr
     if name == "accuracy":
         return _label.accuracy(y, yhat, weight=weight)
     if name == "balanced_accuracy":
-        return _label.balanced_accuracy(y, yhat, weight=weight)
+        return _label.balanced_accuracy(
+            y, yhat, adjusted=opts.get("adjusted", False), weight=weight
+        )
     if name == "mcc":
         return _label.mcc(y, yhat, weight=weight)
     if name == "cohen_kappa":
@@ -80,7 +82,7 @@ def _from_counts(name: str, opts: dict[str, Any]) -> pl.Expr | None:
     if name == "accuracy":
         return _label.divide(every.tp.sum(), every.total.first(), None)
     if name == "balanced_accuracy":
-        return _label.balanced_from(every, adjusted=False)
+        return _label.balanced_from(every, adjusted=opts.get("adjusted", False))
     if name == "mcc":
         return _label.mcc_from(every)
     if name in AVERAGED:
@@ -91,10 +93,7 @@ def _from_counts(name: str, opts: dict[str, Any]) -> pl.Expr | None:
     return None
 
 
-LABEL_METRICS = (
-    *LABEL_DEFAULT,
-    *(n for n in _metrics.names(family="label", in_metrics=True) if n not in LABEL_DEFAULT),
-)
+LABEL_METRICS = _metrics.metrics_order("label")
 
 
 def _score_metric(name: str, y: str, score: Any, opts: dict[str, Any]) -> pl.Expr:
@@ -157,6 +156,7 @@ def metrics(
     beta: float = 1.0,
     multi_class: Literal["ovr", "ovo"] = "ovr",
     kappa_weights: Literal["linear", "quadratic"] | None = None,
+    adjusted: bool = False,
     max_fpr: float | None = None,
     prevalence: Any = None,
     models: Models = None,
@@ -173,7 +173,8 @@ def metrics(
     follows the group columns.
 
     Options as the expressions': ``beta`` (fbeta), ``kappa_weights`` (cohen_kappa's
-    ``weights``: None, ``"linear"``, ``"quadratic"``), and for per-class scores
+    ``weights``: None, ``"linear"``, ``"quadratic"``), ``adjusted`` (balanced accuracy
+    rescaled so chance is 0, scikit-learn's ``adjusted=True``), and for per-class scores
     ``multi_class`` (``"ovr"``, ``"ovo"``) with ``average`` for AUROC and average precision
     (macro, as scikit-learn, when ``average="binary"``); ``max_fpr`` for the binary AUROC
     (McClish's standardized partial AUC).
@@ -210,12 +211,8 @@ def metrics(
         ("ovr", "ovo"),
         "'ovr' is one-vs-rest, 'ovo' is Hand & Till's one-vs-one",
     )
-    _options.choice(
-        "kappa_weights",
-        kappa_weights,
-        (None, "linear", "quadratic"),
-        "cohen_kappa's weights: how far apart two classes are in the class order",
-    )
+    _options.kappa_weights(kappa_weights)
+    _options.flag("adjusted", adjusted)
     if yhat is None and score is None:
         raise InputError(
             "metrics needs yhat= or score=",
@@ -293,6 +290,7 @@ def metrics(
         "weight": N,
         "beta": beta,
         "kappa_weights": kappa_weights,
+        "adjusted": adjusted,
         "multi_class": multi_class,
         "max_fpr": max_fpr,
         "score_average": "macro" if average == "binary" else average,

@@ -91,6 +91,8 @@ class Metric:
     sql_per_class: str | None = None
     table_per_class: str | None = None
     generated: bool = False  # clfeval.sql.query("metrics", metrics=[name]) computes it
+    # ... also from per-class scores, score={label: column} (one-vs-rest, one-vs-one)
+    generated_per_class: bool = False
 
 
 def _fbeta(k: Algebra, c: Counts, z: Any, beta: float) -> Any:
@@ -138,27 +140,32 @@ METRICS: dict[str, Metric] = {
         Metric(
             "specificity", "label", "Specificity", "tn / (tn + fp)", f"no actual negative: {_ZD}",
             None, "clf_specificity",
-            lambda k, c, z, b: k.div(c.tn, c.tn + c.fp, z), averaged=True, at_threshold=True, generated=True,
+            lambda k, c, z, b: k.div(c.tn, c.tn + c.fp, z), averaged=True, at_threshold=True,
+            table="clf_metrics", generated=True,
         ),
         Metric(
             "fpr", "label", "False positive rate", "fp / (fp + tn)",
             f"no actual negative: {_ZD}", None, "clf_fpr",
-            lambda k, c, z, b: k.div(c.fp, c.fp + c.tn, z), averaged=True, at_threshold=True, generated=True,
+            lambda k, c, z, b: k.div(c.fp, c.fp + c.tn, z), averaged=True, at_threshold=True,
+            table="clf_metrics", generated=True,
         ),
         Metric(
             "npv", "label", "Negative predictive value", "tn / (tn + fn)",
             f"no predicted negative: {_ZD}", None, "clf_npv",
-            lambda k, c, z, b: k.div(c.tn, c.tn + c.fn, z), averaged=True, at_threshold=True, generated=True,
+            lambda k, c, z, b: k.div(c.tn, c.tn + c.fn, z), averaged=True, at_threshold=True,
+            table="clf_metrics", generated=True,
         ),
         Metric(
             "fnr", "label", "False negative rate", "fn / (fn + tp)",
             f"no actual positive: {_ZD}", None, "clf_fnr",
-            lambda k, c, z, b: k.div(c.fn, c.fn + c.tp, z), averaged=True, generated=True,
+            lambda k, c, z, b: k.div(c.fn, c.fn + c.tp, z), averaged=True, table="clf_metrics",
+            generated=True,
         ),
         Metric(
             "jaccard", "label", "Jaccard index", "tp / (tp + fp + fn)",
             f"no positive at all: {_ZD}", "jaccard_score", "clf_jaccard",
-            lambda k, c, z, b: k.div(c.tp, c.support + c.pred - c.tp, z), averaged=True, generated=True,
+            lambda k, c, z, b: k.div(c.tp, c.support + c.pred - c.tp, z), averaged=True,
+            table="clf_metrics", generated=True,
         ),
         Metric(
             "f1", "label", "F1 score", "2·tp / (2·tp + fp + fn)", f"no positive at all: {_ZD}",
@@ -169,7 +176,8 @@ METRICS: dict[str, Metric] = {
         Metric(
             "fbeta", "label", "F-beta score", "(1 + β²)·tp / ((1 + β²)·tp + β²·fn + fp)",
             f"no positive at all: {_ZD}", "fbeta_score", "clf_fbeta", _fbeta,
-            averaged=True, at_threshold=True, params=("beta",), generated=True,
+            averaged=True, at_threshold=True, params=("beta",), table="clf_metrics",
+            generated=True,
         ),
         Metric(
             "accuracy", "label", "Accuracy", "(tp + tn) / n", "no row: null",
@@ -197,7 +205,7 @@ METRICS: dict[str, Metric] = {
         Metric(
             "cohen_kappa", "label", "Cohen's kappa", "(p_o − p_e) / (1 − p_e)",
             "p_e = 1: null", "cohen_kappa_score", "clf_cohen_kappa", params=("weights",),
-            generated=True,
+            table="clf_metrics", generated=True,
         ),
         Metric(
             "prevalence", "label", "Prevalence", "share of pos_label in y", "no row: null",
@@ -207,12 +215,13 @@ METRICS: dict[str, Metric] = {
             "auroc", "score", "AUROC", "P(score₊ > score₋) + ½·P(tie)", "one class: null",
             "roc_auc_score", "clf_auroc", default=7,
             params=("max_fpr", "multi_class", "average"), table="clf_auroc", generated=True,
-            sql_per_class="clf_auroc_{multi_class}", table_per_class="clf_auroc_multiclass",
+            generated_per_class=True, sql_per_class="clf_auroc_{multi_class}",
+            table_per_class="clf_auroc_multiclass",
         ),
         Metric(
             "average_precision", "score", "Average precision", "Σ (Rₙ − Rₙ₋₁)·Pₙ",
             "no positive: null", "average_precision_score", "clf_average_precision",
-            default=8, table="clf_average_precision", generated=True,
+            default=8, table="clf_average_precision", generated=True, generated_per_class=True,
             sql_per_class="clf_average_precision_ovr",
         ),
         Metric(
@@ -228,12 +237,12 @@ METRICS: dict[str, Metric] = {
         Metric(
             "log_loss", "proba", "Log loss", "mean −log p(actual class), p clipped to [ε, 1 − ε]",
             "no row: null", "log_loss", "clf_log_loss", default=9, generated=True,
-            sql_per_class="clf_log_loss_multiclass",
+            generated_per_class=True, sql_per_class="clf_log_loss_multiclass",
         ),
         Metric(
             "brier", "proba", "Brier score", "mean Σ_c (1[y = c] − p_c)²", "no row: null",
             "brier_score_loss", "clf_brier", default=10, generated=True,
-            sql_per_class="clf_brier_multiclass",
+            generated_per_class=True, sql_per_class="clf_brier_multiclass",
         ),
         Metric(
             "ece", "proba", "Expected calibration error", "Σ_b (n_b / n)·|acc_b − conf_b|",
@@ -267,20 +276,31 @@ def default_set(*families: Family) -> tuple[str, ...]:
     return tuple(m.name for m in sorted(chosen, key=lambda m: m.default))
 
 
+def metrics_order(family: Family) -> tuple[str, ...]:
+    """The metrics of ``family`` that clfeval.metrics(metrics=[...]) accepts: the default set
+    first, then the others in registry order (for labels: the columns of clf_metrics)."""
+    first = default_set(family)
+    rest = (n for n in names(family=family, in_metrics=True) if n not in first)
+    return (*first, *rest)
+
+
 THRESHOLD_METRICS = names(at_threshold=True)
 
 
 def markdown_table() -> str:
-    """The README's metric table: name, formula, undefined case, Python, SQL, reference."""
+    """The README's metric table: name, formula, undefined case, Python, the DuckDB aggregate
+    and table macros, the generated SQL (clfeval.sql.query), reference."""
     rows = [
-        "| metric | formula | undefined | Python | DuckDB | scikit-learn |",
-        "| --- | --- | --- | --- | --- | --- |",
+        "| metric | formula | undefined | Python | DuckDB | generated SQL | scikit-learn |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     for m in METRICS.values():
         python = f"`ce.{m.name}`" if m.expression else "`thresholds()` column"
-        macros = [m.sql, m.sql_per_class and m.sql_per_class.format(multi_class="ovr|ovo")]
-        sql = ", ".join(f"`{x}`" for x in macros if x) or "—"
+        per_class = m.sql_per_class and m.sql_per_class.format(multi_class="ovr|ovo")
+        macros = dict.fromkeys(x for x in (m.sql, per_class, m.table, m.table_per_class) if x)
+        sql = ", ".join(f"`{x}`" for x in macros) or "—"
+        generated = "per-class too" if m.generated_per_class else "yes" if m.generated else "—"
         ref = f"`{m.sklearn}`" if m.sklearn else "—"
-        cells = [m.title, m.formula, m.undefined, python, sql, ref]
+        cells = [m.title, m.formula, m.undefined, python, sql, generated, ref]
         rows.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     return "\n".join(rows) + "\n"

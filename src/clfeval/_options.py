@@ -36,6 +36,9 @@ DEFAULTS: dict[str, Any] = {
     "k": 2,
     "multi_class": "ovr",
     "score_average": "macro",
+    "adjusted": False,
+    "kappa_weights": None,
+    "max_fpr": None,
     "ddof": 1,
 }
 
@@ -158,6 +161,20 @@ def beta(value: Any) -> float:
             "beta > 1 weighs recall more, beta < 1 precision (0 is precision, inf recall)",
         )
     return float(value)
+
+
+KAPPA_WEIGHTS = (None, "linear", "quadratic")
+
+
+def kappa_weights(value: Any, role: str = "kappa_weights") -> str | None:
+    """Cohen's kappa weights: None, "linear" or "quadratic" (``weights=`` on the expression,
+    ``kappa_weights=`` where other options share the call)."""
+    return choice(
+        role,
+        value,
+        KAPPA_WEIGHTS,
+        "cohen_kappa's weights: how far apart two classes are in the class order",
+    )
 
 
 def positive_int(role: str, value: Any, *, low: int = 1, high: int, hint: str) -> int:

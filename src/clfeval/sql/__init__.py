@@ -49,6 +49,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from clfeval.sql._connections import run
 from clfeval.sql._files import OLDEST_DUCKDB, connect, files, load, quote, sql_dir, text
 from clfeval.sql._macros import AGGREGATE_MACROS, TABLE_MACROS
 from clfeval.sql._run import aggregate, table_macro
@@ -97,6 +98,7 @@ __all__ = [
     "quote",
     "report",
     "roc_curve",
+    "run",
     "sql_dir",
     "table_macro",
     "text",

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from clfeval._metrics import metrics_order
+
 
 @dataclass(frozen=True)
 class Macro:
@@ -37,10 +39,19 @@ TABLE_MACROS: dict[str, Macro] = {
     "clf_report": Macro(
         ("y", "yhat"), (*_LABEL, "zero_division"), ("label", "precision", "recall", "f1", "support")
     ),
-    "clf_metrics": Macro(
+    "clf_metrics": Macro(  # every label metric of clfeval.metrics, in its order
         ("y", "yhat"),
-        (*_LABEL, "average", "pos_label", "zero_division", *_DECIDE),
-        ("accuracy", "balanced_accuracy", "precision", "recall", "f1", "mcc"),
+        (
+            *_LABEL,
+            "average",
+            "pos_label",
+            "zero_division",
+            "beta",
+            "kappa_weights",
+            "adjusted",
+            *_DECIDE,
+        ),
+        metrics_order("label"),
     ),
     "clf_roc_curve": Macro(
         ("y", "score"), (*_CURVE, "drop_intermediate"), ("threshold", "fpr", "tpr")

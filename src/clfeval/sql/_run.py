@@ -66,6 +66,7 @@ def check_values(
             (None, "linear", "quadratic"),
             "weights sets how far apart two classes are in the class order",
         ),
+        "kappa_weights": _options.kappa_weights,
         "strategy": lambda v: _options.choice(
             "strategy",
             v,

@@ -10,7 +10,7 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from clfeval import _options
+from clfeval import _metrics, _options
 from clfeval.exceptions import InputError
 from clfeval.sql._macros import TABLE_MACROS
 from clfeval.sql._run import table_macro
@@ -60,9 +60,6 @@ confusion_matrix = _wrapper(
 )
 counts = _wrapper("clf_counts", "counts: one-vs-rest tp, fp, fn, tn and support per class.")
 report = _wrapper("clf_report", "report: the table of clfeval.report (per class, then summaries).")
-metrics = _wrapper(
-    "clf_metrics", "metrics: accuracy, balanced accuracy, precision, recall, f1 and mcc."
-)
 _roc_binary = _wrapper("clf_roc_curve", "roc_curve: scikit-learn's ROC points in its order.")
 _pr_binary = _wrapper("clf_pr_curve", "pr_curve: scikit-learn's precision-recall points.")
 det_curve = _wrapper("clf_det_curve", "det_curve: scikit-learn's DET points in its order.")
@@ -119,6 +116,77 @@ def cv_summary(
         nonfinite=nonfinite,
         **options,
     )
+
+
+_LABEL_METRICS = _metrics.metrics_order("label")
+_SCORE_METRICS = _metrics.default_set("score", "proba")
+
+
+def metrics(
+    data: Data,
+    y: str,
+    yhat: str,
+    *,
+    metrics: Sequence[str] | None = None,
+    average: str = "binary",
+    pos_label: Any = 1,
+    labels: Sequence[Any] | None = None,
+    zero_division: float | None = 0.0,
+    beta: float = 1.0,
+    kappa_weights: str | None = None,
+    adjusted: bool = False,
+    prevalence: float | None = None,
+    by: By = None,
+    weight: str | None = None,
+    con: duckdb.DuckDBPyConnection | None = None,
+    missing: str = "raise",
+    nonfinite: str = "raise",
+) -> pl.DataFrame:
+    """metrics: one row per group, one column per label metric, as ``clfeval.metrics``.
+
+    Runs ``clf_metrics``, which computes every label metric of the registry; ``metrics=``
+    picks and orders the columns as ``clfeval.metrics`` does (default: accuracy,
+    balanced_accuracy, precision, recall, f1, mcc). Options as there: ``average`` ('binary',
+    'micro', 'macro', 'weighted'), ``pos_label``, ``labels``, ``zero_division``, ``beta``
+    (fbeta), ``kappa_weights`` (cohen_kappa: None, 'linear', 'quadratic') and ``adjusted``
+    (balanced accuracy with chance at 0); ``prevalence`` (a number in (0, 1), with average
+    'binary': the metrics at that share of pos_label, after ``prevalence`` and
+    ``target_prevalence``). The data is checked as on the Polars front door.
+    Returns the group columns (then ``n_excluded`` with a drop option), then the metrics.
+    """
+    labels = _options.labels(labels)
+    _options.average(average, ("binary", "micro", "macro", "weighted"))
+    zero_division = _options.zero_division(zero_division)
+    beta = _options.beta(beta)
+    _options.kappa_weights(kappa_weights)
+    _options.flag("adjusted", adjusted)
+    if metrics is None:
+        names = list(_metrics.default_set("label"))
+    else:
+        # the choices clfeval.metrics lists, so a bad name gets its message word for word
+        names = _options.metric_names(metrics, (*_LABEL_METRICS, *_SCORE_METRICS))
+        for name in names:
+            if name in _SCORE_METRICS:
+                raise InputError(
+                    f"metric {name!r} needs score=",
+                    role="score",
+                    rule="missing_argument",
+                    hint="clfeval.sql.metrics computes the label metrics (clf_metrics); for "
+                    "scores use clfeval.sql.auroc, average_precision or the clf_log_loss and "
+                    "clf_brier aggregates",
+                )
+    shift = {} if prevalence is None else {"prevalence": prevalence}
+    if not shift and average == "binary" and not any(_metrics.METRICS[n].averaged for n in names):
+        # as clfeval.metrics: average and pos_label only matter to the averaged ratios, so
+        # kappa or mcc alone are not refused on more than two classes
+        average = "macro"
+    out = table_macro(
+        "clf_metrics", data, y, yhat, con=con, missing=missing, nonfinite=nonfinite,
+        group_cols=by, weight_col=weight, average=average, pos_label=pos_label,
+        zero_division=zero_division, beta=beta, kappa_weights=kappa_weights, adjusted=adjusted,
+        **({"labels": labels} if labels is not None else {}), **shift,
+    )  # fmt: skip
+    return out.select(pl.exclude(_LABEL_METRICS), *names)
 
 
 def _is_per_class(score: Any, labels: Any) -> bool:

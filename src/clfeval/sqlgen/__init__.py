@@ -15,17 +15,21 @@ score or probability counts as null. Every number matches scikit-learn per group
 from __future__ import annotations
 
 import difflib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from numbers import Integral
 from typing import Any
 
 from clfeval import _metrics, _options
+from clfeval._schema import order_scores
 from clfeval.exceptions import InputError
+from clfeval.sqlgen._classes import ClassParts
 from clfeval.sqlgen._label import LABEL_METRICS, LabelParts
 from clfeval.sqlgen._score import RATES, ScoreParts
 from clfeval.sqlgen._tree import MISSING_SQLGLOT, Base, _id, _parenthesize, exp
 
 __all__ = ["CAPABILITIES", "DIALECTS", "query"]
+
+Scores = Mapping[Any, str] | Sequence[str]  # per-class columns: {label: column}, or with labels=
 
 DIALECTS = ("duckdb", "spark", "bigquery", "snowflake", "trino", "postgres")
 _LABEL = ("counts", "confusion", "report")
@@ -54,8 +58,8 @@ def query(
     table: str | Sequence[str],
     y: str,
     yhat: str | None = None,
-    score: str | None = None,
-    proba: str | None = None,
+    score: str | Scores | None = None,
+    proba: str | Scores | None = None,
     group_cols: str | Sequence[str] = (),
     pos_label: Any = 1,
     weight: str | None = None,
@@ -67,6 +71,10 @@ def query(
     beta: float = 1.0,
     metrics: Sequence[str] | None = None,
     kappa_weights: str | None = None,
+    adjusted: bool = False,
+    max_fpr: float | None = None,
+    multi_class: str = _options.DEFAULTS["multi_class"],
+    labels: Sequence[Any] | None = None,
 ) -> str:
     """One SQL statement computing `metric` per group, as scikit-learn computes it.
 
@@ -79,9 +87,14 @@ def query(
       (f1 = accuracy; precision, recall null), ``macro avg`` and ``weighted avg`` rows whose
       support is the group total.
     - ``metrics``: ``metrics=`` names them as ``clfeval.metrics`` does (default its default
-      set): with `yhat` any label metric of the registry (cohen_kappa with `kappa_weights`; the averaged ones
-      under `average`, fbeta with `beta`); auroc, average_precision with `score`; log_loss,
-      brier with `proba` (or `score`). One formula per metric, shared with Polars.
+      set): with `yhat` any label metric of the registry (the averaged ones under `average`
+      and `labels`, fbeta with `beta`, cohen_kappa with `kappa_weights` and `labels`,
+      balanced_accuracy with `adjusted`); auroc (`max_fpr`), average_precision with `score`;
+      log_loss, brier with `proba` (or `score`). Per-class scores (``{label: column}``, or a
+      list of columns with `labels`): auroc one-vs-rest (`average` macro, weighted, micro;
+      macro for 'binary') or one-vs-one (``multi_class="ovo"``, macro or weighted),
+      average_precision one-vs-rest, multiclass log_loss and brier; rows whose y is not one
+      of the classes are left out. One formula per metric, shared with Polars.
     - ``thresholds``: threshold, tp, fp, fn, tn, then the metrics of ``clfeval.thresholds``
       (precision, recall, specificity, fpr, npv, f1, fbeta with ``beta``, accuracy,
       balanced_accuracy, mcc, youden_j: the registry's formulas, rendered to SQL) per
@@ -90,7 +103,8 @@ def query(
       precision, recall; thresholds increasing, then precision 1, recall 0 at a null
       threshold), ``det_curve`` (threshold, fpr, fnr): scikit-learn's points and order.
     - ``auroc`` (ties get half credit), ``average_precision`` (step sum), ``log_loss``
-      (p clipped to [eps, 1 - eps]), ``brier``: one row per group.
+      (p clipped to [eps, 1 - eps]), ``brier``: one row per group; per-class scores and
+      `max_fpr` as under ``metrics``.
     - ``calibration``: bin (0-based), mean_predicted, fraction_positive, count over
       `n_bins` uniform bins as ``calibration_curve`` (an edge value goes to the lower bin).
 
@@ -111,7 +125,8 @@ def query(
     y, yhat, score, proba, weight
         Column names: truth, predicted label, ranking score, probability of `pos_label`,
         non-negative row weight. Curves use `proba` if `score` is not given and the
-        probability metrics `score` if `proba` is not given.
+        probability metrics `score` if `proba` is not given. `score` and `proba` may be
+        per-class columns for the areas and losses.
     group_cols
         Column name(s); one result per combination of values, null keys included.
     pos_label
@@ -127,6 +142,14 @@ def query(
         ``"binary"``, ``"micro"``, ``"macro"`` or ``"weighted"`` for the label metrics.
     zero_division
         0.0, 1.0 or None (null, and left out of averages) for 0/0.
+    beta, kappa_weights, adjusted, max_fpr, multi_class, labels
+        As ``clfeval.metrics``: F-beta's beta; cohen_kappa's weights (None, ``"linear"``,
+        ``"quadratic"``); balanced accuracy rescaled so chance is 0; McClish's standardised
+        partial AUROC up to that false positive rate (binary); ``"ovr"`` or ``"ovo"`` for
+        per-class AUROC; the classes (and their order) of the averaged ratios, of kappa and
+        of per-class scores. `labels` and per-class scores raise `InputError` on the
+        capabilities that do not generate them (counts, confusion, report, the curves,
+        thresholds, calibration).
 
     Returns
     -------
@@ -153,30 +176,54 @@ def query(
     average = _options.average(average, _AVERAGES)
     zero_division = _options.zero_division(zero_division)
     beta = _options.beta(beta)
+    _options.kappa_weights(kappa_weights)
+    _options.flag("adjusted", adjusted)
+    max_fpr = _options.max_fpr(max_fpr)
     _options.choice(
-        "kappa_weights",
-        kappa_weights,
-        (None, "linear", "quadratic"),
-        "cohen_kappa's weights: how far apart two classes are in the class order",
-    )
+        "multi_class", multi_class, ("ovr", "ovo"),
+        "'ovr' is one-vs-rest, 'ovo' is Hand & Till's one-vs-one",
+    )  # fmt: skip
+    labels = _options.labels(labels)
     n_bins = _options.n_bins(n_bins)
     if drop_intermediate is not None:
         _options.flag("drop_intermediate", drop_intermediate)
-    for value, role in (
-        (y, "y"),
-        (yhat, "yhat"),
-        (score, "score"),
-        (proba, "proba"),
-        (weight, "weight"),
-    ):
+    for value, role in ((y, "y"), (yhat, "yhat"), (weight, "weight")):
         if value is not None or role == "y":
             _options.column_name(role, value)
-    roles = {r: c for r, c in (("y", y), ("yhat", yhat), ("score", score), ("proba", proba),
-                               ("weight", weight)) if c is not None}  # fmt: skip
+    score_cols, proba_cols = _scores(score, labels, "score"), _scores(proba, labels, "proba")
+    roles = {r: c for r, c in (("y", y), ("yhat", yhat), ("weight", weight)) if c is not None}
+    for role, columns in (("score", score_cols), ("proba", proba_cols)):
+        if isinstance(columns, str):
+            roles[role] = columns
+        elif columns is not None:
+            roles.update({f"{role} of {label!r}": c for label, c in columns.items()})
     groups = _names(group_cols, cap, roles)
     b = _Builder(dialect, _table(table), groups, weight, _literal(pos_label), zero_division)
     b.beta = beta
-    ranking = score if score is not None else proba
+    ranking = score_cols if score_cols is not None else proba_cols
+    if cap in ("auroc", "average_precision", "log_loss", "brier") and (
+        not isinstance(ranking, str) or max_fpr is not None
+    ):  # per-class scores or a partial area: the metrics plan, for this one metric
+        metrics, yhat = [cap], None
+        _need(ranking, "proba" if cap in _PROB else "score", cap)
+        cap = "metrics"
+    if cap != "metrics":
+        _check(
+            labels is None,
+            f"labels= is not generated for {cap}",
+            "labels",
+            "the generated SQL reports the classes of each group; for chosen classes use "
+            "clfeval.{0} or clfeval.sql.{0} (DuckDB), or filter the rows in a view".format(
+                {"confusion": "confusion_matrix"}.get(cap, cap)
+            ),
+        )
+        _check(
+            ranking is None or isinstance(ranking, str),
+            f"{cap} takes one score column in the generated SQL, got per-class columns",
+            "score",
+            "per-class scores are generated for auroc, average_precision, log_loss, brier and "
+            "metrics; for one-vs-rest curves use clfeval.roc_curve or clf_roc_curve_multiclass",
+        )
     if cap in _LABEL:
         b.label_source(y, _need(yhat, "yhat", cap))
         tree = getattr(b, cap)()
@@ -188,10 +235,20 @@ def query(
             "yhat= gives the label metrics, score= auroc and average precision, "
             "proba= log loss and Brier",
         )
-        proba = proba if proba is not None else score
-        tree = b.metrics(
-            y, yhat, ranking, proba, average, _metric_list(metrics, yhat, ranking), kappa_weights
-        )
+        names = _metric_list(metrics, yhat, ranking)
+        opts = {
+            "average": average,
+            "kappa_weights": kappa_weights,
+            "adjusted": adjusted,
+            "max_fpr": max_fpr,
+            "multi_class": multi_class,
+            # per-class scores average as clfeval.metrics: macro when average is 'binary'
+            "score_average": "macro" if average == "binary" else average,
+        }
+        _check_scores(names, ranking, labels, opts)
+        opts["labels"] = None if labels is None else [_literal(v) for v in labels]
+        proba_cols = proba_cols if proba_cols is not None else score_cols
+        tree = b.metrics(y, yhat, _classes(ranking), _classes(proba_cols), names, opts)
     elif cap in _PROB:
         b.prob_source(y, _need(proba if proba is not None else score, "proba", cap))
         tree = b.calibration(n_bins) if cap == "calibration" else b.finish(b.prob_select(cap))
@@ -206,6 +263,67 @@ def query(
             keep = cap == "roc_curve" if drop_intermediate is None else drop_intermediate
             tree = getattr(b, cap)(keep)
     return _parenthesize(tree).sql(dialect=dialect, identify=True, pretty=True)
+
+
+# ------------------------------------------------- what a call reads (for clfeval.sql.run)
+
+
+def capability(metric: str) -> str:
+    """The capability ``metric`` names (aliases resolved), or an InputError."""
+    return _choice(_ALIASES.get(metric, metric), CAPABILITIES, "metric")
+
+
+def table_ref(table: str | Sequence[str]) -> exp.Table:
+    """The quoted table reference ``query`` reads."""
+    return _table(table)
+
+
+def roles_read(
+    cap: str,
+    y: str,
+    yhat: str | None,
+    score: str | None,
+    proba: str | None,
+    weight: str | None,
+    options: dict[str, Any],
+) -> tuple[dict[str, str], bool]:
+    """(role -> column, whether a probability is read) for one call of ``query``, so the
+    front door checks exactly the columns the SQL reads."""
+    roles = {"y": y}
+    probability = cap in _PROB
+    if cap in _LABEL:
+        roles["yhat"] = _need(yhat, "yhat", cap)
+    elif cap == "metrics":
+        ranking = score if score is not None else proba
+        chosen = _metric_list(options.get("metrics"), yhat, ranking)
+        if yhat is not None and any(m in LABEL_METRICS for m in chosen):
+            roles["yhat"] = yhat
+        ranked = any(m in ("auroc", "average_precision") for m in chosen)
+        probability = any(m in ("log_loss", "brier") for m in chosen)
+        if score is not None and (ranked or (probability and proba is None)):
+            roles["score"] = score
+        if proba is not None and (probability or (ranked and score is None)):
+            roles["proba"] = proba
+    elif cap in _PROB:  # the role is named after the keyword the caller used
+        if proba is not None:
+            roles["proba"] = proba
+        else:
+            roles["score"] = _need(score, "proba", cap)
+    else:
+        roles["score"] = _need(score if score is not None else proba, "score", cap)
+    if weight is not None:
+        roles["weight"] = weight
+    return roles, probability
+
+
+def binary_labels(cap: str, options: dict[str, Any]) -> bool:
+    """Whether the call computes a per-class ratio under ``average="binary"`` (scikit-learn's
+    binary rules on pos_label and the number of classes apply)."""
+    if cap != "metrics" or options.get("average", "binary") != "binary":
+        return False
+    chosen = options.get("metrics")
+    names = _metrics.default_set("label") if chosen is None else chosen
+    return any(_metrics.METRICS[m].averaged for m in names if m in _metrics.METRICS)
 
 
 # --------------------------------------------------------------------------- validation
@@ -229,6 +347,65 @@ def _metric_list(metrics: Any, yhat: str | None, score: str | None) -> list[str]
             "pass the column it reads: yhat= for label metrics, score= or proba= for scores",
         )
     return names
+
+
+def _scores(value: Any, labels: list[Any] | None, role: str) -> str | dict[Any, str] | None:
+    """A score argument as clfeval reads it: one column (binary), or ``{label: column}`` from
+    a mapping (restricted to and ordered by ``labels``) or a list of columns with ``labels``."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return _options.column_name(role, value)
+    if isinstance(value, Mapping):
+        for key in value:
+            _options.class_value(role, key)
+        mapping = order_scores(value, labels)
+    elif isinstance(value, Sequence) and not isinstance(value, bytes):
+        _check(
+            labels is not None and len(labels) == len(value),
+            f"a list of {len(value)} {role} columns needs labels= of the same length",
+            role,
+            "pass labels=[...] in the order of the columns, or a mapping {label: column}",
+        )
+        mapping = dict(zip(labels or [], value))
+    else:
+        return _options.column_name(role, value)  # raises: not a column name
+    _check(
+        len(mapping) >= 2,
+        f"multiclass scores need at least two classes, got {list(mapping)!r}",
+        role,
+        "pass one column for a binary score, or one column per class",
+    )
+    return {label: _options.column_name(role, c) for label, c in mapping.items()}
+
+
+def _classes(value: str | dict[Any, str] | None) -> str | list[tuple[exp.Expr, str]] | None:
+    """Per-class columns as (the class as a literal, its column), in class order."""
+    if value is None or isinstance(value, str):
+        return value
+    return [(_literal(label), column) for label, column in value.items()]
+
+
+def _check_scores(names: list[str], ranking: Any, labels: Any, opts: dict[str, Any]) -> None:
+    """The options of the score metrics, checked as clfeval.auroc and average_precision do."""
+    per_class = not isinstance(ranking, str)
+    scored = [n for n in names if n in _SCORE_METRICS]
+    _check(
+        not scored or per_class or labels is None,
+        "one score column with labels= is a List/Array column, which the generated SQL "
+        "does not read",
+        "score",
+        "pass per-class columns: score={label: column, ...}, or a list of columns with labels=",
+    )
+    if "auroc" in names and per_class and opts["max_fpr"] not in (None, 1):
+        raise InputError(
+            "max_fpr (partial AUROC) is binary only",
+            role="max_fpr",
+            rule="option",
+            hint="leave max_fpr=None for multiclass scores",
+        )
+    if "auroc" in names and per_class and opts["multi_class"] == "ovo":
+        _options.average(opts["score_average"], ("macro", "weighted"))
 
 
 def _check(ok: bool, message: str, role: str, hint: str, column: str | None = None) -> None:
@@ -297,5 +474,5 @@ def _literal(value: Any) -> exp.Expr:
     return exp.convert(int(value) if isinstance(value, Integral) else float(value))
 
 
-class _Builder(LabelParts, ScoreParts, Base):
+class _Builder(LabelParts, ScoreParts, ClassParts, Base):
     """Collects the CTEs of one statement; every name it invents starts with ``_clf_``."""

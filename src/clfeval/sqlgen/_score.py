@@ -40,11 +40,16 @@ class ScoreParts:
             "_clf_ssrc",
             self.sel(self.table, ("_clf_s", s), ("_clf_pos", pos), ("_clf_neg", neg), where=where),
         )
+        self.score_points("_clf_ssrc")
+
+    def score_points(self, src: str, prefix: str = "_clf") -> None:
+        """{prefix}_tot from the rows of ``src`` (_clf_s, _clf_pos, _clf_neg weights): per
+        partition (the groups, and per class with :meth:`by_also`) and distinct score."""
         sums = [
             ("_clf_dp", self.count(exp.Sum(this=_c("_clf_pos")))),
             ("_clf_dn", self.count(exp.Sum(this=_c("_clf_neg")))),
         ]
-        self.cte("_clf_pts", self.sel("_clf_ssrc", "_clf_s", *sums, group=["_clf_s"]))
+        self.cte(f"{prefix}_pts", self.sel(src, "_clf_s", *sums, group=["_clf_s"]))
         running = [
             (
                 f"_clf_{k}",
@@ -53,9 +58,9 @@ class ScoreParts:
             for k, d in (("tp", "_clf_dp"), ("fp", "_clf_dn"))
         ]
         self.cte(
-            "_clf_cum",
+            f"{prefix}_cum",
             self.sel(
-                "_clf_pts",
+                f"{prefix}_pts",
                 "_clf_s",
                 "_clf_dp",
                 "_clf_dn",
@@ -68,9 +73,16 @@ class ScoreParts:
             ("_clf_nneg", self.win(exp.Max(this=_c("_clf_fp")))),
         ]
         self.cte(
-            "_clf_tot",
+            f"{prefix}_tot",
             self.sel(
-                "_clf_cum", "_clf_s", "_clf_dp", "_clf_dn", "_clf_tp", "_clf_fp", "_clf_i", *totals
+                f"{prefix}_cum",
+                "_clf_s",
+                "_clf_dp",
+                "_clf_dn",
+                "_clf_tp",
+                "_clf_fp",
+                "_clf_i",
+                *totals,
             ),
         )
 
@@ -186,8 +198,12 @@ class ScoreParts:
         body = self.sel("_clf_detn", ("threshold", _c("_clf_s")), *rates, where=span)
         return self.finish(body, exp.Ordered(this=_c("_clf_i"), desc=True, nulls_first=False))
 
-    def score_select(self, *names: str) -> exp.Select:
-        """AUROC: trapezoids over distinct scores (Mann-Whitney, ties half); AP: step sum."""
+    def score_select(
+        self, *names: str, prefix: str = "_clf", max_fpr: float | None = None
+    ) -> exp.Select:
+        """AUROC: trapezoids over distinct scores (Mann-Whitney, ties half), McClish's
+        standardised partial area with ``max_fpr``; AP: step sum. Also _clf_npos (the
+        positive weight, a class's support per class) for the averages."""
         dn, dp, tp, fp = (_dbl(_c(k)) for k in ("_clf_dn", "_clf_dp", "_clf_tp", "_clf_fp"))
         # each factor divided by its total before the product, so huge weights cannot overflow
         width = self.div(dn, _dbl(_c("_clf_nneg")))
@@ -198,16 +214,42 @@ class ScoreParts:
             ("_clf_npos", _dbl(exp.Max(this=_c("_clf_npos")))),
             ("_clf_nneg", _dbl(exp.Max(this=_c("_clf_nneg")))),
         ]
-        self.cte("_clf_area", self.sel("_clf_tot", *sums, group=[]))
+        partial = max_fpr is not None and max_fpr != 1
+        if partial:
+            sums.append(("_clf_parea", exp.Sum(this=self.partial_segment(float(max_fpr)))))
+        self.cte(f"{prefix}_area", self.sel(f"{prefix}_tot", *sums, group=[]))
         P, N = _c("_clf_npos"), _c("_clf_nneg")
+        area = _c("_clf_area") / _f(2)
+        if partial:  # McClish: 0.5 for a random ranking, 1 for a perfect one
+            m = self.fconst(float(max_fpr))
+            lo = self.fconst(0.5 * float(max_fpr) * float(max_fpr))
+            area = _f(1) + (_c("_clf_parea") - lo) / (m - lo.copy())
+            area = self.fconst(0.5) * exp.Paren(this=area)
         values = {
             "auroc": _case(
-                (exp.or_(P.eq(0), N.eq(0)), _dbl(exp.null())), default=_c("_clf_area") / _f(2)
+                (exp.or_(P.eq(0), N.eq(0)), _dbl(exp.null())), default=area
             ),  # null with one class
-            # null without positives (scikit-learn: 0.0 and a warning), as clf_average_precision
+            # null without positives (scikit-learn: 0.0), as clf_average_precision
             "average_precision": self.div(_c("_clf_ap"), P.copy()),
+            "_clf_npos": P.copy(),
+            "_clf_nneg": N.copy(),
         }
-        return self.sel("_clf_area", *((n, values[n]) for n in names))
+        return self.sel(f"{prefix}_area", *((n, values[n]) for n in names))
+
+    def partial_segment(self, m: float) -> exp.Expr:
+        """The area of one ROC segment left of fpr = m, from the previous point (x0, y0) to
+        this one (x, y): in full when x <= m, up to m (the height at m interpolated, as
+        np.interp) when it crosses m, else 0. The previous point is this one less its own
+        steps (dn, dp)."""
+        P, N = _dbl(_c("_clf_npos")), _dbl(_c("_clf_nneg"))
+        tp, fp, dp, dn = (_dbl(_c(k)) for k in ("_clf_tp", "_clf_fp", "_clf_dp", "_clf_dn"))
+        x, y = self.div(fp, N), self.div(tp, P)
+        x0, y0 = self.div(fp.copy() - dn, N.copy()), self.div(tp.copy() - dp, P.copy())
+        mm = self.fconst(m)
+        at_m = self.div(y.copy() - y0.copy(), x.copy() - x0.copy()) * (mm - x0.copy()) + y0.copy()
+        full = (x.copy() - x0.copy()) * (y.copy() + y0.copy()) / _f(2)
+        cut = (mm.copy() - x0.copy()) * (y0.copy() + at_m) / _f(2)
+        return _case((x <= mm.copy(), full), (x0 <= mm.copy(), cut), default=_f(0))
 
     # -- probability capabilities ---------------------------------------------------------
 
@@ -219,15 +261,14 @@ class ScoreParts:
         self.cte("_clf_psrc", self.sel(self.table, *cols, where=where))
         self.guard(where.copy(), proba=p.copy())
 
+    def clip(self, e: exp.Expr) -> exp.Expr:
+        """scikit-learn's clip of a probability to [eps, 1 - eps] before the log."""
+        lo, hi = self.fconst(EPS), self.fconst(1.0 - EPS)
+        return _case((e < lo, lo.copy()), (e.copy() > hi, hi.copy()), default=e.copy())
+
     def prob_select(self, *names: str) -> exp.Select:
         p, yb, w = _c("_clf_pr"), _c("_clf_yb"), _c("_clf_w")
-        lo, hi = self.fconst(EPS), self.fconst(1.0 - EPS)
-
-        def clip(e: exp.Expr) -> exp.Expr:  # scikit-learn clips p and 1 - p to [eps, 1 - eps]
-            return _case(
-                (e < lo.copy(), lo.copy()), (e.copy() > hi.copy(), hi.copy()), default=e.copy()
-            )
-
+        clip = self.clip
         losses = {
             "log_loss": _case(
                 (yb.eq(1), -exp.Ln(this=clip(p))), default=-exp.Ln(this=clip(_f(1) - p))

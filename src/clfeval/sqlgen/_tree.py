@@ -3,6 +3,8 @@ the zero guard, the groups whose numbers are nulled)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 try:
@@ -161,6 +163,16 @@ class Base:
     def g(self, table: str | None = None) -> list[exp.Column]:
         return [_c(name, table) for name in self.groups]
 
+    @contextmanager
+    def by_also(self, *extra: str) -> Iterator[None]:
+        """Partition by ``extra`` columns too (per class, per pair of classes) meanwhile."""
+        groups = self.groups
+        self.groups = [*groups, *extra]
+        try:
+            yield
+        finally:
+            self.groups = groups
+
     def cte(self, name: str, body: exp.Expr) -> None:
         self.ctes.append(exp.CTE(this=body, alias=exp.TableAlias(this=_id(name))))
 
@@ -198,14 +210,15 @@ class Base:
             return exp.Anonymous(this="infinity", expressions=[])
         return _dbl(exp.Literal.string("inf" if value == float("inf") else repr(value)))
 
-    def valid(self, *names: str, nan: exp.Expr | None = None) -> exp.Expr:
+    def valid(self, *names: str, nan: exp.Expr | list[exp.Expr] | None = None) -> exp.Expr:
         """The rows a capability reads: no null in its columns, no NaN in `nan`."""
         cols = [*names, *([self.weight] if self.weight is not None else [])]
         conds = [_null(_c(n)).not_() for n in cols]
-        if nan is not None and self.dialect in ("snowflake", "postgres"):
-            conds.append(nan.eq(_dbl(exp.Literal.string("NaN"))).not_())  # NaN = NaN there
-        elif nan is not None:
-            conds.append(exp.IsNan(this=nan).not_())
+        for value in nan if isinstance(nan, list) else [] if nan is None else [nan]:
+            if self.dialect in ("snowflake", "postgres"):
+                conds.append(value.eq(_dbl(exp.Literal.string("NaN"))).not_())  # NaN = NaN there
+            else:
+                conds.append(exp.IsNan(this=value).not_())
         return exp.and_(*conds)
 
     def w(self) -> exp.Expr:
@@ -214,7 +227,7 @@ class Base:
     def zero(self) -> exp.Expr:
         return _f(0) if self.weight is not None else _n(0)
 
-    def guard(self, where: exp.Expr, proba: exp.Expr | None = None) -> None:
+    def guard(self, where: exp.Expr, proba: exp.Expr | list[exp.Expr] | None = None) -> None:
         """Flag the groups (as ``_clf_bad`` = 1) holding a negative, NaN or infinite weight, or
         a probability outside [0, 1], among the rows ``where`` keeps: their numbers come out
         null (the expressions' rule; portable SQL has no error function to raise with)."""
@@ -224,8 +237,8 @@ class Base:
             # x - x = 0 holds exactly for finite x, and is false for NaN and +-inf everywhere
             bad.append(w < _f(0))
             bad.append(exp.Paren(this=(w.copy() - w.copy()).eq(_f(0))).not_())
-        if proba is not None:
-            bad.append(exp.or_(proba < _f(0), proba.copy() > _f(1)))
+        for p in proba if isinstance(proba, list) else [] if proba is None else [proba]:
+            bad.append(exp.or_(p < _f(0), p.copy() > _f(1)))
         if not bad:
             return
         name = f"_clf_bad{len(self.guards)}"
