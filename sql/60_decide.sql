@@ -97,15 +97,18 @@ COMMENT ON MACRO TABLE clf_decision_curve IS
 
 CREATE OR REPLACE MACRO clf_cv_summary(
     tbl, y, yhat, fold := 'fold', group_cols := [], weight_col := NULL, average := 'binary',
-    pos_label := 1, labels := NULL, zero_division := 0.0, ddof := 1
+    pos_label := 1, labels := NULL, zero_division := 0.0, beta := 1.0, kappa_weights := NULL,
+    adjusted := false, ddof := 1
 ) AS TABLE
 WITH pooled AS (
     FROM (
         FROM clf_metrics(tbl, y, yhat, group_cols := group_cols, weight_col := weight_col,
             average := average, pos_label := pos_label, labels := labels,
-            zero_division := zero_division)
+            zero_division := zero_division, beta := beta, kappa_weights := kappa_weights,
+            adjusted := adjusted)
     ) UNPIVOT INCLUDE NULLS (
-        __clf_v FOR metric IN (accuracy, balanced_accuracy, precision, recall, f1, mcc)
+        __clf_v FOR metric IN (accuracy, balanced_accuracy, precision, recall, f1, mcc,
+            specificity, fpr, npv, fnr, jaccard, fbeta, cohen_kappa)
     )
 ),
 per_fold AS (
@@ -114,9 +117,11 @@ per_fold AS (
         FROM clf_metrics(tbl, y, yhat, group_cols := list_append(
                 list_filter(CAST(group_cols AS VARCHAR[]), lambda c: c <> fold), fold),
             weight_col := weight_col, average := average, pos_label := pos_label,
-            labels := labels, zero_division := zero_division)
+            labels := labels, zero_division := zero_division, beta := beta,
+            kappa_weights := kappa_weights, adjusted := adjusted)
     ) UNPIVOT INCLUDE NULLS (
-        __clf_v FOR metric IN (accuracy, balanced_accuracy, precision, recall, f1, mcc)
+        __clf_v FOR metric IN (accuracy, balanced_accuracy, precision, recall, f1, mcc,
+            specificity, fpr, npv, fnr, jaccard, fbeta, cohen_kappa)
     )
 ),
 stacked AS (
@@ -163,7 +168,8 @@ SELECT COLUMNS(lambda c: c NOT IN ('__clf_nogroup', '__clf_k', '__clf_null_folds
 FROM summary, checked
 WHERE checked.__clf_ok
 ORDER BY COLUMNS(list_filter(_clf_group_list(group_cols), lambda c: c <> fold)),
-    list_position(['accuracy', 'balanced_accuracy', 'precision', 'recall', 'f1', 'mcc'], metric);
+    list_position(['accuracy', 'balanced_accuracy', 'precision', 'recall', 'f1', 'mcc',
+        'specificity', 'fpr', 'npv', 'fnr', 'jaccard', 'fbeta', 'cohen_kappa'], metric);
 
 COMMENT ON MACRO TABLE clf_cv_summary IS
-'Cross-validated label metrics: (group columns..., metric, pooled, mean, sd, n_folds), one row per group and metric of clf_metrics (accuracy, balanced_accuracy, precision, recall, f1, mcc). pooled is the metric of one confusion matrix over the rows of every fold (each row weighs the same); mean and sd are over the folds'' own values (each fold weighs the same; sd with ddof := 1, the sample standard deviation, or 0); n_folds counts the folds with a value (NULL fold values are left out of mean and sd). Usage: FROM clf_cv_summary(''preds'', ''y'', ''yhat'', fold := ''fold'', group_cols := [], weight_col := NULL, average := ''binary'', pos_label := 1, labels := NULL, zero_division := 0.0, ddof := 1). Errors (clfeval: ...) as clf_metrics, and on a fold column with a NULL or with fewer than 2 folds in a group, and ddof other than 0 or 1. Python twin: clfeval.cv_summary.';
+'Cross-validated label metrics: (group columns..., metric, pooled, mean, sd, n_folds), one row per group and metric of clf_metrics (accuracy, balanced_accuracy, precision, recall, f1, mcc, specificity, fpr, npv, fnr, jaccard, fbeta, cohen_kappa). pooled is the metric of one confusion matrix over the rows of every fold (each row weighs the same); mean and sd are over the folds'' own values (each fold weighs the same; sd with ddof := 1, the sample standard deviation, or 0); n_folds counts the folds with a value (NULL fold values are left out of mean and sd). Usage: FROM clf_cv_summary(''preds'', ''y'', ''yhat'', fold := ''fold'', group_cols := [], weight_col := NULL, average := ''binary'', pos_label := 1, labels := NULL, zero_division := 0.0, beta := 1.0, kappa_weights := NULL, adjusted := false, ddof := 1), the options as clf_metrics. Errors (clfeval: ...) as clf_metrics, and on a fold column with a NULL or with fewer than 2 folds in a group, and ddof other than 0 or 1. Python twin: clfeval.cv_summary.';

@@ -107,7 +107,17 @@ TABLE_MACROS: dict[str, Macro] = {
     ),
     "clf_cv_summary": Macro(
         ("y", "yhat"),
-        (*_LABEL, "average", "pos_label", "zero_division", "fold", "ddof"),
+        (
+            *_LABEL,
+            "average",
+            "pos_label",
+            "zero_division",
+            "beta",
+            "kappa_weights",
+            "adjusted",
+            "fold",
+            "ddof",
+        ),
         ("metric", "pooled", "mean", "sd", "n_folds"),
         column_options=("fold",),
     ),

@@ -85,6 +85,7 @@ def cv_summary(
     yhat: str,
     *,
     fold: str = "fold",
+    metrics: Sequence[str] | None = None,
     by: By = None,
     weight: str | None = None,
     con: duckdb.DuckDBPyConnection | None = None,
@@ -94,16 +95,25 @@ def cv_summary(
 ) -> pl.DataFrame:
     """cv_summary: the label metrics of clf_metrics pooled over folds, and their mean and sd.
 
-    Runs ``clf_cv_summary`` as ``clfeval.cv_summary`` with its default metrics (``options``
-    among average, pos_label, labels, zero_division, ddof). Returns the group columns, then
-    ``metric, pooled, mean, sd, n_folds``. With ``missing="drop"`` rows without a fold are
-    left out of a Polars frame.
+    Runs ``clf_cv_summary`` as ``clfeval.cv_summary``: ``metrics=`` picks and orders the
+    rows (default: accuracy, balanced_accuracy, precision, recall, f1, mcc), ``options``
+    among average, pos_label, labels, zero_division, beta, kappa_weights, adjusted, ddof.
+    Returns the group columns, then ``metric, pooled, mean, sd, n_folds``. With
+    ``missing="drop"`` rows without a fold are left out of a Polars frame.
     """
+    from clfeval import _metrics
+
+    label_names = _metrics.names(family="label", in_metrics=True)
+    names = (
+        list(_metrics.default_set("label"))
+        if metrics is None
+        else _options.metric_names(metrics, label_names)
+    )
     fold = _options.column_name("fold", fold)
     frame = isinstance(data, pl.DataFrame | pl.LazyFrame)
     if missing == "drop" and frame and fold in data.lazy().collect_schema():  # type: ignore[union-attr]
         data = data.filter(pl.col(fold).is_not_null())  # type: ignore[union-attr]
-    return table_macro(
+    out = table_macro(
         "clf_cv_summary",
         data,
         y,
@@ -116,6 +126,10 @@ def cv_summary(
         nonfinite=nonfinite,
         **options,
     )
+    order = pl.col("metric").replace_strict(names, list(range(len(names))), default=None)
+    keys = [c for c in out.columns if c not in ("metric", "pooled", "mean", "sd", "n_folds")]
+    picked = out.filter(pl.col("metric").is_in(names)).with_columns(order.alias("__clf_o"))
+    return picked.sort([*keys, "__clf_o"], nulls_last=True, maintain_order=True).drop("__clf_o")
 
 
 _LABEL_METRICS = _metrics.metrics_order("label")
