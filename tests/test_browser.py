@@ -22,7 +22,7 @@ import polars as pl
 import pytest
 
 from clfeval import charts
-from clfeval._html import write_html
+from clfeval.pages._html import write_html
 
 pytestmark = pytest.mark.browser
 

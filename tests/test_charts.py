@@ -22,8 +22,10 @@ from sklearn import metrics as skm
 from sklearn.calibration import calibration_curve
 
 import clfeval
-from clfeval import _chart_data, _plot, charts
-from clfeval._html import to_png, to_svg
+from clfeval import charts
+from clfeval.charts import _data as chart_data
+from clfeval.charts import _plot, _thin
+from clfeval.charts._render import to_png, to_svg
 from clfeval.exceptions import InputError
 
 # --- frames shaped like clfeval's, from scikit-learn -------------------------------------
@@ -336,13 +338,11 @@ def test_roc_line_per_group_and_auroc_in_legend():
 
 
 def test_roc_legend_area_is_sklearn_auroc():
-    raw, _ = _chart_data.prepare(roc_frame(Y, S), ("threshold", "fpr", "tpr"), "roc_curve")
+    raw, _ = chart_data.prepare(roc_frame(Y, S), ("threshold", "fpr", "tpr"), "roc_curve")
     area = (
         (pl.col("fpr") - pl.col("fpr").shift(1)) * (pl.col("tpr") + pl.col("tpr").shift(1))
     ).sum() / 2
-    assert _chart_data.per_series(raw, area)["all"] == pytest.approx(
-        skm.roc_auc_score(Y, S), abs=1e-12
-    )
+    assert chart_data.per_series(raw, area)["all"] == pytest.approx(skm.roc_auc_score(Y, S), abs=1e-12)
 
 
 def test_pr_legend_is_sklearn_average_precision_and_baseline_is_prevalence():
@@ -598,8 +598,8 @@ def _segment_distance(points, line):
 def test_collinear_points_go_first_and_change_nothing():
     x = np.concatenate([np.linspace(0, 0.5, 400), np.full(300, 0.5), np.linspace(0.5, 1, 300)])
     y = np.concatenate([np.linspace(0, 0.9, 400), np.linspace(0.9, 0.95, 300), np.full(300, 1.0)])
-    frame = _chart_data.with_series(pl.DataFrame({"x": x, "y": y}), [])
-    out = _chart_data.thin(frame, [("x", "y")], max_points=1000)
+    frame = chart_data.with_series(pl.DataFrame({"x": x, "y": y}), [])
+    out = _thin.thin(frame, [("x", "y")], max_points=1000)
     assert out.height == 4  # the three corners and nothing else
     kept = out.select("x", "y").to_numpy()
     assert _segment_distance(np.column_stack([x, y])[::37], kept) < 1e-12
@@ -610,7 +610,7 @@ def test_thinning_keeps_the_shape_within_the_budget():
     y = rng.random(200_000) < 0.3
     s = rng.normal(y * 1.2, 1.0)
     curve = roc_frame(y, s)
-    out = _chart_data.thin(_chart_data.with_series(curve, []), [("fpr", "tpr")], max_points=500)
+    out = _thin.thin(chart_data.with_series(curve, []), [("fpr", "tpr")], max_points=500)
     assert out.height <= 500
     full, kept = curve.select("fpr", "tpr").to_numpy(), out.select("fpr", "tpr").to_numpy()
     assert np.array_equal(kept[0], full[0])
@@ -631,7 +631,7 @@ def test_many_groups_share_the_row_budget_and_never_hit_altair_max_rows():
     curve = pl.concat(parts)
     assert alt.data_transformers.active == "default"
     d = charts.roc(curve).to_dict()  # would raise MaxRowsError if Altair saw > 5000 rows
-    assert 5000 < rows(d) <= _chart_data.MAX_ROWS + 10
+    assert 5000 < rows(d) <= chart_data.MAX_ROWS + 10
     assert len(json.dumps(d)) < 2_000_000
 
 
@@ -733,9 +733,9 @@ def test_probit_matches_the_normal_quantile():
     p = np.concatenate(
         [np.logspace(-6, -1, 60), np.linspace(0.02, 0.98, 97), 1 - np.logspace(-6, -1, 60)]
     )
-    got = pl.select(_chart_data.probit(pl.Series(p))).to_series().to_numpy()
+    got = pl.select(_thin.probit(pl.Series(p))).to_series().to_numpy()
     assert np.allclose(got, norm.ppf(p), rtol=2e-9, atol=1e-9)
-    ends = pl.select(_chart_data.probit(pl.Series([0.0, 1.0]))).to_series().to_list()
+    ends = pl.select(_thin.probit(pl.Series([0.0, 1.0]))).to_series().to_list()
     assert ends == pytest.approx([-5.0, 5.0], abs=1e-6)
 
 

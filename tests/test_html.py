@@ -10,13 +10,12 @@ import polars as pl
 import pytest
 
 from clfeval import charts
-from clfeval._html import (
+from clfeval.charts._render import to_png, to_svg
+from clfeval.pages._html import (
     HTML,
     frame_table,
     render_html,
     script_json,
-    to_png,
-    to_svg,
     vega_bundle,
     write_html,
 )

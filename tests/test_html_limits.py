@@ -23,10 +23,11 @@ from sklearn import metrics as skm
 from test_html import EVIL, count, parse
 
 import clfeval as ce
-from clfeval import _chart_data, charts
-from clfeval._chart_data import MAX_CLASSES, MAX_ROWS, MAX_SERIES
-from clfeval._html import chart_notes, render_html, vega_bundle
-from clfeval._plot import PlotNamespace
+from clfeval import charts
+from clfeval.charts import _data
+from clfeval.charts._data import MAX_CLASSES, MAX_ROWS, MAX_SERIES
+from clfeval.charts._plot import PlotNamespace
+from clfeval.pages._html import chart_notes, render_html, vega_bundle
 
 HOSTILE = [EVIL, "<!-- x", "a \"quoted\" 'name'", "with space", "ünï ✓ 名前"]
 # the most rows one chart may embed: MAX_ROWS points shared by the curves, plus their
@@ -531,7 +532,7 @@ def test_note_with_a_hostile_group_name_is_escaped_text():
 
 
 def test_render_html_prints_chart_notes_and_caller_notes_escaped():
-    chart = _chart_data.noted(alt.Chart(alt.InlineData(values=[{"a": 1}])).mark_point(), [EVIL])
+    chart = _data.noted(alt.Chart(alt.InlineData(values=[{"a": 1}])).mark_point(), [EVIL])
     page = render_html("t", charts=[("A", chart, f"caller {EVIL}"), ("B", chart.to_dict())])
     assert notes_in_page(page) == [EVIL, f"caller {EVIL}", EVIL]
     assert count(parse(page), "script") == 2

@@ -154,7 +154,7 @@ class Report:
 
         For the page with charts, see :func:`clfeval.report_html`.
         """
-        from clfeval._html import HTML, render_html
+        from clfeval.pages._html import HTML, render_html
 
         page = render_html(
             self.title, [(self.title, str(self)), ("Table", HTML(self._repr_html_()))]

@@ -22,12 +22,15 @@ at most ``MAX_CLASSES`` (20) classes, the most frequent, the others pooled into 
 
 from __future__ import annotations
 
-from clfeval._chart_data import MAX_CLASSES, MAX_POINTS, MAX_SERIES, score_histogram
 from clfeval.charts._base import PALETTE, TITLES
+from clfeval.charts._calibration import calibration
+from clfeval.charts._compare import compare
+from clfeval.charts._confusion import confusion_matrix
 from clfeval.charts._curves import det, gain, lift, pr, roc
+from clfeval.charts._data import MAX_CLASSES, MAX_POINTS, MAX_SERIES
 from clfeval.charts._explorer import explorer
-from clfeval.charts._summaries import calibration, compare, scores, thresholds
-from clfeval.charts._tables import confusion_matrix
+from clfeval.charts._scores import score_histogram, scores
+from clfeval.charts._thresholds import thresholds
 
 __all__ = [
     "MAX_CLASSES",

@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from clfeval._chart_data import (
+from clfeval._metrics import METRICS
+from clfeval.charts._data import (
     by_series,
     inline,
     labels,
 )
-from clfeval._metrics import METRICS
 
 if TYPE_CHECKING:
     import altair as alt

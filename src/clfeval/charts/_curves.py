@@ -7,12 +7,11 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from clfeval._chart_data import (
+from clfeval.charts._data import (
     MAX_POINTS,
     budget,
     check_max_points,
     check_threshold,
-    coarse,
     given,
     inline,
     labels,
@@ -20,6 +19,9 @@ from clfeval._chart_data import (
     noted,
     per_series,
     prepare,
+)
+from clfeval.charts._thin import (
+    coarse,
     probit,
     staircase,
     thin,

@@ -7,17 +7,19 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from clfeval._chart_data import (
+from clfeval.charts._data import (
     MAX_POINTS,
     budget,
     check_max_points,
     check_threshold,
-    coarse,
     inline,
     labels,
     limit,
     noted,
     prepare,
+)
+from clfeval.charts._thin import (
+    coarse,
     staircase,
     thin,
 )
@@ -36,7 +38,7 @@ from clfeval.charts._base import (
     _q,
     _tips,
 )
-from clfeval.charts._summaries import _finite_thresholds
+from clfeval.charts._thresholds import _finite_thresholds
 
 EXPLORER_METRICS = ("precision", "recall", "specificity", "f1", "accuracy", "mcc")
 

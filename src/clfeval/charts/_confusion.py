@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from clfeval._chart_data import (
+from clfeval.charts._data import (
     MAX_CLASSES,
     as_text,
     fold_note,

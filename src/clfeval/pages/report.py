@@ -9,11 +9,11 @@ from typing import Any, Literal
 import polars as pl
 
 from clfeval._frames import as_polars
-from clfeval._html import HTML, chart_notes, render_html
-from clfeval._plot import PlotNamespace
 from clfeval._report import report
 from clfeval._validate import Frame, prepare, score_columns
+from clfeval.charts._plot import PlotNamespace
 from clfeval.exceptions import InputError
+from clfeval.pages._html import HTML, chart_notes, render_html
 
 
 def report_html(

@@ -21,14 +21,14 @@ from typing import Any
 
 import polars as pl
 
+from clfeval.charts._render import spec_of, vl_version
+
 __all__ = [
     "HTML",
     "chart_notes",
     "frame_table",
     "render_html",
     "script_json",
-    "to_png",
-    "to_svg",
     "vega_bundle",
     "write_html",
 ]
@@ -150,10 +150,6 @@ def _content(value: Any) -> str:
     return f'<pre class="clf">{html.escape(str(value))}</pre>'
 
 
-def _spec(chart: Any) -> dict[str, Any]:
-    return dict(chart) if isinstance(chart, Mapping) else chart.to_dict()
-
-
 def chart_notes(chart: Any) -> list[str]:
     """What a clfeval chart says it left out (too many classes or groups), from its
     ``usermeta["clfeval"]["notes"]``: an Altair chart or a Vega-Lite dict; [] for others."""
@@ -182,15 +178,6 @@ def _cache_dir() -> Path:
     return Path(base) / "clfeval"
 
 
-def _vl_version() -> str | None:
-    """The Vega-Lite version Altair writes, as vl-convert names it (``"6.4"``), if bundled."""
-    import altair as alt
-    import vl_convert as vlc
-
-    version = ".".join(alt.SCHEMA_VERSION.lstrip("v").split(".")[:2])
-    return version if version in vlc.get_vegalite_versions() else None
-
-
 @functools.cache
 def vega_bundle() -> str:
     """Vega, Vega-Lite and vega-embed as one script (about 0.9 MB), from vl-convert.
@@ -200,12 +187,12 @@ def vega_bundle() -> str:
     """
     import vl_convert as vlc
 
-    vl_version = _vl_version()
-    cache = _cache_dir() / f"vega-{vlc.__version__}-{vl_version}.js"
+    version = vl_version()
+    cache = _cache_dir() / f"vega-{vlc.__version__}-{version}.js"
     try:
         bundle = cache.read_text(encoding="utf-8")
     except OSError:
-        bundle = vlc.javascript_bundle(vl_version=vl_version)
+        bundle = vlc.javascript_bundle(vl_version=version)
         try:
             cache.parent.mkdir(parents=True, exist_ok=True)
             partial = cache.with_suffix(f".{os.getpid()}.tmp")
@@ -253,7 +240,7 @@ def render_html(
         f"<section><h2>{esc(heading)}</h2>{_content(content)}</section>"
         for heading, content in tables
     ]
-    specs = [_spec(entry[1]) for entry in charts]
+    specs = [spec_of(entry[1]) for entry in charts]
     for i, entry in enumerate(charts):
         said_by_chart = chart_notes(specs[i])
         specs[i] = _unsubtitled(specs[i], said_by_chart)
@@ -310,19 +297,3 @@ def write_html(
     path = Path(path)
     path.write_text(render_html(title, tables, charts, intro=intro), encoding="utf-8")
     return path
-
-
-def to_png(chart: Any, *, scale: float = 2.0) -> bytes:
-    """PNG bytes of an Altair chart or Vega-Lite dict, rendered by vl-convert (no browser)."""
-    import vl_convert as vlc
-
-    png: bytes = vlc.vegalite_to_png(_spec(chart), vl_version=_vl_version(), scale=scale)
-    return png
-
-
-def to_svg(chart: Any) -> str:
-    """SVG text of an Altair chart or Vega-Lite dict, rendered by vl-convert (no browser)."""
-    import vl_convert as vlc
-
-    svg: str = vlc.vegalite_to_svg(_spec(chart), vl_version=_vl_version())
-    return svg
