@@ -188,7 +188,7 @@ def builders():
         "scores": lambda: charts.scores(charts.score_histogram(DF, "y", "s"), threshold=0.5),
         "scores_by": lambda: charts.scores(charts.score_histogram(DF, "y", "s", by="model")),
         "compare": lambda: charts.compare(metric_rows),
-        "explorer": lambda: charts.explorer(thresholds_frame(Y, S)),
+        "explorer": lambda: charts.explorer(thresholds_frame(Y, S), threshold=0.45),
         "explorer_by": lambda: charts.explorer(grouped(thresholds_frame, DF)),
     }
 
@@ -342,7 +342,9 @@ def test_roc_legend_area_is_sklearn_auroc():
     area = (
         (pl.col("fpr") - pl.col("fpr").shift(1)) * (pl.col("tpr") + pl.col("tpr").shift(1))
     ).sum() / 2
-    assert chart_data.per_series(raw, area)["all"] == pytest.approx(skm.roc_auc_score(Y, S), abs=1e-12)
+    assert chart_data.per_series(raw, area)["all"] == pytest.approx(
+        skm.roc_auc_score(Y, S), abs=1e-12
+    )
 
 
 def test_pr_legend_is_sklearn_average_precision_and_baseline_is_prevalence():
@@ -400,18 +402,33 @@ def test_multiclass_one_line_per_label():
         if u["encoding"].get("color", {}).get("field") == "series"
     )
     assert [s.split(" (")[0] for s in color["scale"]["domain"]] == ["class 0", "class 1", "class 2"]
-    assert color["title"] == "label"
+    assert color["title"] == "class"
+    assert color["scale"]["range"] == list(charts.CLASS_PALETTE[:3])  # never the groups' colours
+
+
+def operating_points(d):
+    """The marked operating points: the small dataset whose rows have a threshold."""
+    return [
+        r
+        for rows_ in d["datasets"].values()
+        if len(rows_) <= 20 and all("threshold" in r and "fpr" in r for r in rows_)
+        for r in rows_
+    ]
 
 
 def test_operating_point_is_the_rule_score_at_least_threshold():
     d = spec("roc")
-    (row,) = [
-        r for rows_ in d["datasets"].values() for r in rows_ if r.get("text") == "score ≥ 0.5"
-    ]
+    (row,) = operating_points(d)
     predicted = S >= 0.5
     assert row["fpr"] == pytest.approx(np.mean(predicted[Y == 0]), abs=1e-6)
     assert row["tpr"] == pytest.approx(np.mean(predicted[Y == 1]), abs=1e-6)
     assert row["threshold"] == S[S >= 0.5].min()
+    said = d["title"]["subtitle"][0]  # in words above the plot, never a label over the curve
+    assert said == (
+        f"● the operating point score ≥ 0.5: True positive rate {row['tpr']:.3f}, "
+        f"False positive rate {row['fpr']:.3f}"
+    )
+    assert not [u for u in units(d) if u["mark"]["type"] == "text"]
 
 
 def test_infinite_threshold_becomes_null():
@@ -485,7 +502,9 @@ def test_calibration_title_has_ece():
         )
         / c.sum()
     )
-    assert spec("calibration")["title"] == f"Reliability diagram (ECE {ece:.3f})"
+    title = spec("calibration")["title"]
+    assert title["text"] == "Reliability diagram"
+    assert title["subtitle"][0] == f"Expected calibration error (ECE) {ece:.3f}"
 
 
 def test_thresholds_marks_the_best_f1():
@@ -534,36 +553,77 @@ def test_lazy_frames_are_accepted():
 # --- the explorer ----------------------------------------------------------------------------
 
 
-def test_explorer_binds_a_threshold_slider():
+def explorer_grid(d):
+    """The explorer's slider (first, step, last) and its exact counts per series and grid
+    index: ``{series: {k: (tp, fp, fn, tn)}}`` for every k, runs of equal counts filled in."""
+    (param,) = d["params"]
+    bind = param["bind"]
+    first, step, last = bind["min"], bind["step"], bind["max"]
+    n = round((last - first) / step) + 1
+    stored = [r for rows_ in d["datasets"].values() for r in rows_ if "k" in r]
+    counts: dict = {}
+    for r in sorted(stored, key=lambda r: (r["series"], r["k"])):
+        counts.setdefault(r["series"], {})[r["k"]] = (r["tp"], r["fp"], r["fn"], r["tn"])
+    for got in counts.values():
+        now = got[0]
+        for k in range(n):
+            now = got.get(k, now)
+            got[k] = now
+    return (first, step, last), counts
+
+
+def test_explorer_binds_a_threshold_slider_on_one_round_grid():
     d = spec("explorer")
     (param,) = d["params"]
-    thresholds = np.unique(S)
     assert param["name"] == "threshold"
     assert param["bind"]["input"] == "range"
-    assert (param["bind"]["min"], param["bind"]["max"]) == (thresholds.min(), thresholds.max())
-    assert param["value"] == 0.5
+    (first, step, last), _ = explorer_grid(d)
+    assert first <= S.min()  # every score is covered
+    assert last >= S.max()
+    assert step == 0.001
+    assert round((last - first) / step) + 1 <= 1001
+    assert param["value"] == 0.45  # the threshold asked for, exactly on the grid
     filters = [t["filter"] for n in walk(d) for t in n.get("transform", []) if "filter" in t]
-    assert "isValid(datum.threshold) && datum.threshold >= threshold" in filters
+    assert f"datum.k <= round((threshold - {first!r}) / {step!r})" in filters
 
 
-def test_explorer_rows_hold_exact_counts_and_metrics():
+def test_explorer_counts_are_exact_at_every_grid_threshold():
+    """At every slider position the counts are those of the rule score >= threshold."""
     d = spec("explorer")
-    data = max(d["datasets"].values(), key=len)
-    table = thresholds_frame(Y, S)
-    by_threshold = {r["threshold"]: r for r in table.iter_rows(named=True)}
-    picked = [r for r in data if "threshold" in r]
-    assert len(picked) > 100
-    for r in picked[::25]:
-        want = by_threshold[r["threshold"]]
-        assert (r["tp"], r["fp"], r["fn"], r["tn"]) == (
-            want["tp"],
-            want["fp"],
-            want["fn"],
-            want["tn"],
+    (first, step, _), counts = explorer_grid(d)
+    (got,) = counts.values()
+    for k in range(0, len(got), 7):
+        t = round(first + k * step, 3)
+        predicted = np.greater_equal(S, t)
+        want = (
+            int(np.sum(predicted & (Y == 1))),
+            int(np.sum(predicted & (Y == 0))),
+            int(np.sum(~predicted & (Y == 1))),
+            int(np.sum(~predicted & (Y == 0))),
         )
-        assert r["mcc"] == pytest.approx(want["mcc"], abs=1e-6)
-    start = data[0]
-    assert (start["tp"], start["fp"], start["recall"], start["precision"]) == (0, 0, 0.0, 1.0)
+        assert got[k] == want, (k, t)
+    curve = [r for r in max(d["datasets"].values(), key=len) if "order" in r]
+    assert (curve[0]["tp"], curve[0]["fp"], curve[0]["tpr"], curve[0]["precision"]) == (0, 0, 0, 1)
+
+
+def test_explorer_keeps_every_group_over_the_whole_range():
+    """A group whose scores stop early keeps its counts up to the top of the shared grid."""
+    low = DF.with_columns(
+        s=pl.when(pl.col("model") == "b").then(pl.col("s") * 0.5).otherwise(pl.col("s"))
+    )
+    d = low.clf.plot.explorer("y", "s", by="model", threshold=0.5).to_dict()
+    (first, step, last), counts = explorer_grid(d)
+    assert set(counts) == {"a", "b"}
+    b = low.filter(pl.col("model") == "b")
+    for k in (0, round((0.5 - first) / step), round((last - first) / step)):
+        t = round(first + k * step, 3)
+        predicted = b["s"].to_numpy() >= t
+        yy = b["y"].to_numpy()
+        assert counts["b"][k][:2] == (
+            int(np.sum(predicted & (yy == 1))),
+            int(np.sum(predicted & (yy == 0))),
+        )
+    assert counts["b"][round((last - first) / step)][:2] == (0, 0)  # above its scores: none
 
 
 def test_explorer_metrics_panel_lists_the_metrics():
@@ -827,7 +887,8 @@ def test_plot_namespace_confusion_matrix_and_scores():
     cm = skm.confusion_matrix(Y[mask], (S[mask] >= 0.5).astype(int))
     got = {(r["actual"], r["predicted"]): r["count"] for r in data if r["series"] == "a"}
     assert got == {(str(i), str(j)): int(cm[i, j]) for i in range(2) for j in range(2)}
-    assert plot.scores("y", "s", threshold=0.4).to_dict()["layer"][2]["mark"]["type"] == "rule"
+    layers = plot.scores("y", "s", threshold=0.4).to_dict()["layer"]
+    assert [u["mark"]["type"] for u in layers] == ["rect", "bar", "bar", "rule"]
 
 
 def test_plot_namespace_compare():
@@ -862,7 +923,7 @@ def test_plot_namespace_roc_legend_uses_clfeval_auroc():
     )
     want = {m: skm.roc_auc_score(p["y"], p["s"]) for (m,), p in DF.group_by("model")}
     assert color["scale"]["domain"] == [f"{m} (AUROC {want[m]:.3f})" for m in ("a", "b")]
-    point = [r for rows_ in d["datasets"].values() for r in rows_ if "text" in r]
+    point = operating_points(d)
     part = DF.filter(pl.col("model") == "a")
     predicted = part["s"].to_numpy() >= 0.5
     assert point[0]["tpr"] == pytest.approx(predicted[part["y"].to_numpy() == 1].mean(), abs=1e-6)
@@ -872,10 +933,8 @@ def test_plot_namespace_pr_and_calibration_use_clfeval_metrics():
     d = DF.clf.plot.pr("y", "s").to_dict()
     assert f"AP {skm.average_precision_score(Y, S):.3f}" in json.dumps(d)
     ece = DF.select(clfeval.ece("y", "s", n_bins=10)).item()
-    assert (
-        DF.clf.plot.calibration("y", "s").to_dict()["title"]
-        == f"Reliability diagram (ECE {ece:.3f})"
-    )
+    title = DF.clf.plot.calibration("y", "s").to_dict()["title"]
+    assert title["subtitle"][0] == f"Expected calibration error (ECE) {ece:.3f}"
 
 
 def test_plot_namespace_works_on_lazy_frames_and_multiclass():
@@ -893,13 +952,15 @@ def test_plot_namespace_works_on_lazy_frames_and_multiclass():
     )
     want = [skm.roc_auc_score(y == k, p[:, k]) for k in range(3)]
     assert color["scale"]["domain"] == [f"{k} (AUROC {want[k]:.3f})" for k in range(3)]
-    assert color["title"] == "label"
+    assert color["title"] == "class"
 
 
 def test_plot_namespace_explorer_counts_match_sklearn():
     d = DF.clf.plot.explorer("y", "s").to_dict()
-    rows = [r for r in max(d["datasets"].values(), key=len) if "threshold" in r]
-    scores = S
-    for r in rows[::50]:
-        cm = skm.confusion_matrix(Y, (scores >= r["threshold"]).astype(int), labels=[0, 1])
-        assert (r["tn"], r["fp"], r["fn"], r["tp"]) == tuple(int(v) for v in cm.ravel())
+    (first, step, _), counts = explorer_grid(d)
+    (got,) = counts.values()
+    for k in range(0, len(got), 50):
+        at = np.greater_equal(S, round(first + k * step, 3))
+        cm = skm.confusion_matrix(Y, at.astype(int), labels=[0, 1])
+        tp, fp, fn, tn = got[k]
+        assert (tn, fp, fn, tp) == tuple(int(v) for v in cm.ravel())

@@ -39,13 +39,14 @@ from clfeval._report import Report, report
 from clfeval._score import auroc, average_precision, ks, top_k_accuracy
 from clfeval._thresholds import best_threshold, thresholds
 from clfeval.exceptions import InputError
-from clfeval.pages.report import report_html
+from clfeval.pages.report import ReportPage, report_html
 
 _register()
 
 __all__ = [
     "InputError",
     "Report",
+    "ReportPage",
     "accuracy",
     "auroc",
     "average_precision",

@@ -22,8 +22,9 @@ at most ``MAX_CLASSES`` (20) classes, the most frequent, the others pooled into 
 
 from __future__ import annotations
 
-from clfeval.charts._base import PALETTE, TITLES
+from clfeval.charts._base import CLASS_PALETTE, PALETTE, TITLES
 from clfeval.charts._calibration import calibration
+from clfeval.charts._classes import per_class
 from clfeval.charts._compare import compare
 from clfeval.charts._confusion import confusion_matrix
 from clfeval.charts._curves import det, gain, lift, pr, roc
@@ -33,6 +34,7 @@ from clfeval.charts._scores import score_histogram, scores
 from clfeval.charts._thresholds import thresholds
 
 __all__ = [
+    "CLASS_PALETTE",
     "MAX_CLASSES",
     "MAX_POINTS",
     "MAX_SERIES",
@@ -45,6 +47,7 @@ __all__ = [
     "explorer",
     "gain",
     "lift",
+    "per_class",
     "pr",
     "roc",
     "score_histogram",

@@ -31,6 +31,8 @@ from clfeval.charts._base import (
     _q,
     _renamed,
     _tips,
+    fitted,
+    titled,
 )
 
 
@@ -60,14 +62,14 @@ def calibration(
         pl.col("count") * (pl.col("fraction_positive") - pl.col("mean_predicted")).abs()
     ).sum() / pl.col("count").sum()
     values = given(ece, "ece") or per_series(raw, gap)
+    lines = ["Dashed: perfect calibration; below, the rows in each bin"]
     if not keys:
         value = values.get("all")
-        title = (
-            f"{title} (ECE {value:.3f})" if value is not None and math.isfinite(value) else title
-        )
+        if value is not None and math.isfinite(value):
+            lines.insert(0, f"Expected calibration error (ECE) {value:.3f}")
     else:
         raw = _renamed(raw, _legend(labels(raw), values, "ECE"))
-    color = _color(labels(raw), keys, orient="top-left")
+    color = _color(labels(raw), keys)
     tips = [
         *_tips(raw, keys, ["bin", "mean_predicted", "fraction_positive"]),
         alt.Tooltip("count:Q", title="Rows in bin", format=",~g"),
@@ -80,7 +82,9 @@ def calibration(
         width=SIZE, height=SIZE
     )
     bars = base.mark_bar(size=6, opacity=0.75).encode(
-        alt.Y("count:Q", title="Rows", axis=alt.Axis(format="~s")), color=color
+        alt.Y("count:Q", title="Rows", axis=alt.Axis(format="~s", tickCount=3)), color=color
     )
     chart = alt.vconcat(top, bars.properties(width=SIZE, height=80), spacing=6)
-    return noted(chart.properties(title=title), [note])
+    chart = chart.properties(title=titled(title, lines), description=title)
+    views = [(("vconcat", 0), 1.0), (("vconcat", 1), None)]
+    return noted(fitted(chart, views, largest=520), [note])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -26,6 +27,8 @@ from clfeval.charts._base import (
     SIZE,
     TITLES,
     _color,
+    fitted,
+    titled,
 )
 
 
@@ -92,7 +95,11 @@ def compare(
         pl.when(pl.col("value").is_finite()).then(pl.col("value")).alias("value")
     )
     order = labels(raw, "metric")
-    lo, hi = min(0.0, raw["value"].min() or 0.0), max(1.0, raw["value"].max() or 1.0)  # type: ignore[operator]
+    # the dots' own range, in steps of 0.05: the gaps between groups are what the chart is for
+    low, high = raw["value"].min(), raw["value"].max()
+    lo = math.floor(float(low) * 20) / 20 if low is not None else 0.0  # type: ignore[arg-type]
+    hi = math.ceil(float(high) * 20) / 20 if high is not None else 1.0  # type: ignore[arg-type]
+    lo, hi = (lo, hi) if hi > lo else (lo - 0.05, hi + 0.05)
     spans = raw.group_by("metric", maintain_order=True).agg(
         lo=pl.col("value").min(), hi=pl.col("value").max()
     )
@@ -113,8 +120,13 @@ def compare(
     dots = dots.encode(
         alt.X("value:Q", scale=scale, title="Value"),
         y,
-        color=_color(labels(raw), keys, orient="bottom"),
+        color=_color(labels(raw), keys),
         tooltip=tips,
     )
-    chart = alt.layer(bar, dots).properties(title=title, width=SIZE + 80, height=alt.Step(26))
-    return noted(chart, [note])
+    chart = alt.layer(bar, dots).properties(
+        title=titled(title, ["Grey bar: the range of each metric across the groups"]),
+        description=title,
+        width=SIZE + 80,
+        height=alt.Step(26),
+    )
+    return noted(fitted(chart, [((), None)], largest=900), [note])

@@ -103,12 +103,11 @@ class PlotNamespace:
         if labels is None:
             support = support.sort("label", nulls_last=True)
         top = top_classes(support)
-        data, note, pooled = self._df, None, None
+        data, note = self._df, None
         if top is not None:
             data, labels, note = fold_data(
                 data, y, yhat, table.schema["label"], top, support.height
             )
-            pooled = labels[-1]
         frame = _counts.confusion_matrix(
             data,
             y,
@@ -119,7 +118,7 @@ class PlotNamespace:
             weight=weight,
             missing=missing,
         )
-        chart = confusion_matrix_chart(self._sized(frame, y, by, weight), pooled=pooled)
+        chart = confusion_matrix_chart(self._sized(frame, y, by, weight))
         return noted(chart, [note])
 
     def roc(
@@ -308,14 +307,16 @@ class PlotNamespace:
         score: str,
         *,
         threshold: float | None = 0.5,
+        pos_label: Any = 1,
         n_bins: int = 40,
         by: Any = None,
         weight: str | None = None,
         missing: Any = "raise",
         nonfinite: Any = "raise",
     ) -> Any:
-        """Score histogram per actual class with the rule ``score >= threshold``, binned by
-        :func:`clfeval.charts.score_histogram` (``n_bins`` from 1 to 1,000).
+        """Score histogram per actual class with the rule ``score >= threshold`` (the class
+        ``pos_label`` drawn filled), binned by :func:`clfeval.charts.score_histogram`
+        (``n_bins`` from 1 to 1,000).
 
         The data gets the checks of every other chart: nulls raise unless
         ``missing="drop"``, NaN and infinite scores unless ``nonfinite="drop"``."""
@@ -336,7 +337,7 @@ class PlotNamespace:
             classes=False,
         )
         hist = score_histogram(prep.frame, y, score, by=by, n_bins=n_bins, weight=weight)
-        return scores_chart(hist, threshold=threshold)
+        return scores_chart(hist, threshold=threshold, pos_label=pos_label)
 
     def gain(
         self,

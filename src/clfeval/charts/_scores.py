@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -31,8 +32,12 @@ if TYPE_CHECKING:
     import altair as alt
 
 from clfeval.charts._base import (
+    CLASS_PALETTE,
     PALETTE,
     SIZE,
+    fitted,
+    series_scale,
+    titled,
 )
 
 
@@ -147,16 +152,19 @@ def scores(
     hist: pl.DataFrame | pl.LazyFrame,
     *,
     threshold: float | None = None,
+    pos_label: Any = None,
     title: str = "Score distribution by actual class",
 ) -> alt.LayerChart | alt.FacetChart:
     """Histogram of scores per actual class (share of the class in each bin, overlaid),
-    from a ``score_histogram`` frame, with the rule ``score >= threshold``: everything
-    right of the dashed line is predicted positive. Groups are stacked in rows.
+    from a ``score_histogram`` frame, with the rule ``score >= threshold``: the shaded part,
+    right of the dashed line, is predicted positive. Groups sit side by side.
 
-    Over ``MAX_CLASSES + 1`` classes, the ``MAX_CLASSES`` most frequent are drawn and the
-    others pooled into one "other" histogram (without a ``count`` column: the first ones,
-    the others left out). Groups are limited to ``MAX_SERIES``, the largest, and fewer
-    when their bins would exceed ``MAX_ROWS`` rows.
+    The colour is the series' (group), as in every other chart; of two classes the positive
+    one (``pos_label``, else the second) is drawn filled and the other as outlines. Over two
+    classes each gets a colour of its own palette. Over ``MAX_CLASSES + 1`` classes, the
+    ``MAX_CLASSES`` most frequent are drawn and the others pooled into one "other" histogram
+    (without a ``count`` column: the first ones, the others left out). Groups are limited to
+    ``MAX_SERIES``, the largest, and fewer when their bins would exceed ``MAX_ROWS`` rows.
     """
     import altair as alt
 
@@ -172,63 +180,87 @@ def scores(
         size=pl.col("count").sum() if has_count else None,
         max_series=max(1, min(MAX_SERIES, MAX_ROWS // per_series_rows)),
     )
-    classes = labels(raw, "actual")
+    classes, names = labels(raw, "actual"), labels(raw)
     lo, hi = float(raw["bin_start"].min()), float(raw["bin_end"].max())  # type: ignore[arg-type]
     if threshold is not None:
         lo, hi = min(lo, threshold), max(hi, threshold)
     x = alt.X(
         "bin_start:Q", title="Score", scale=alt.Scale(domain=[lo, hi], nice=False, zero=False)
     )
-    colors = alt.Scale(
-        domain=classes, range=[PALETTE[i % len(PALETTE)] for i in range(len(classes))]
-    )
     tips = [
+        *([alt.Tooltip("series:N", title=" · ".join(keys))] if keys else []),
         alt.Tooltip("actual:N", title="Actual class"),
         alt.Tooltip("bin_start:Q", title="Scores from", format=".4~g"),
         alt.Tooltip("bin_end:Q", title="Scores to", format=".4~g"),
         alt.Tooltip("count:Q", title="Rows", format=",~g"),
         alt.Tooltip("fraction:Q", title="Share of the class", format=".2%"),
     ]
-    bars = (
-        alt.Chart()
-        .transform_filter("datum.part == 'bars'")
-        .mark_bar(opacity=0.55, orient="vertical", binSpacing=0)
-    )
-    bars = bars.encode(
+    channels: list[Any] = [
         x,
         alt.X2("bin_end:Q"),
         alt.Y("fraction:Q", title="Share of the class", stack=None, axis=alt.Axis(format="%")),
-        alt.Color("actual:N", scale=colors, sort=classes, title="Actual class"),
-        tooltip=tips,
-    )
-    parts, layers = {"bars": raw}, [bars]
-    if threshold is not None:
-        names, t = labels(raw), float(threshold)
-        parts["rule"] = pl.DataFrame(
-            {
-                "series": names,
-                "bin_start": [t] * len(names),
-                "bin_end": [hi] * len(names),
-                "text": [f"score ≥ {t:.4g}: predicted positive"] * len(names),
+    ]
+    base = alt.Chart().transform_filter("datum.part == 'bars'")
+    lines: list[str] = []
+    if len(classes) <= 2:  # the series' colour; the positive class filled, the other outlined
+        positive = str(pos_label) if pos_label is not None and str(pos_label) in classes else None
+        positive = positive or classes[-1]
+        if keys:
+            scale = series_scale(names)
+            paint = {
+                "color": alt.Color("series:N", scale=scale, legend=None),
+                "stroke": alt.Stroke("series:N", scale=scale, legend=None),
             }
+        else:
+            paint = {"color": alt.value(PALETTE[0]), "stroke": alt.value(PALETTE[0])}
+        kind = {"binSpacing": 0, "orient": "vertical", "strokeWidth": 1}
+        chosen = f"datum.actual == {json.dumps(positive)}"
+        bars = [
+            base.transform_filter(chosen).mark_bar(fillOpacity=0.65, **kind),
+            base.transform_filter(f"!({chosen})").mark_bar(fillOpacity=0.06, **kind),
+        ]
+        bars = [b.encode(*channels, tooltip=tips, **paint) for b in bars]
+        others = [c for c in classes if c != positive]
+        lines.append(
+            f"Filled: actual {positive}"
+            + (f"; outlined: actual {others[0]}" if others else "")
+            + " (each as a share of its class)"
+        )
+    else:
+        scale = alt.Scale(
+            domain=classes,
+            range=[CLASS_PALETTE[i % len(CLASS_PALETTE)] for i in range(len(classes))],
+        )
+        color = alt.Color("actual:N", scale=scale, sort=classes, title="Actual class")
+        bars = [
+            base.mark_bar(opacity=0.55, binSpacing=0, orient="vertical").encode(
+                *channels, color, tooltip=tips
+            )
+        ]
+    parts, layers = {"bars": raw}, list(bars)
+    if threshold is not None:
+        t = float(threshold)
+        parts["rule"] = pl.DataFrame(
+            {"series": names, "bin_start": [t] * len(names), "bin_end": [hi] * len(names)}
         )
         rule = alt.Chart().transform_filter("datum.part == 'rule'")
         layers = [
-            rule.mark_rect(color="#eeeeee").encode(x, alt.X2("bin_end:Q")),
-            bars,
-            rule.mark_rule(strokeDash=[5, 3], color="#333333", strokeWidth=1.5).encode(x),
-            rule.mark_text(
-                align="left", baseline="top", dx=4, y=4, fontSize=10, color="#333333"
-            ).encode(x, text="text:N"),
+            rule.mark_rect(color="#8c8c8c", opacity=0.13).encode(x, alt.X2("bin_end:Q")),
+            *bars,
+            rule.mark_rule(strokeDash=[5, 3], color="#555555", strokeWidth=1.5).encode(x),
         ]
+        lines.append(f"Shaded: score ≥ {t:.4g}, predicted positive")
     chart = alt.layer(*layers, data=stacked(parts)).properties(width=SIZE + 120, height=SIZE - 120)
     notes = [class_note, group_note]
     if not keys:
-        return noted(chart.properties(title=title), notes)
-    return noted(
-        chart.facet(row=alt.Row("series:N", sort=labels(raw), title=" · ".join(keys)), title=title),
-        notes,
-    )
+        chart = chart.properties(title=titled(title, lines), description=title)
+        return noted(fitted(chart, [((), None)], largest=1100), notes)
+    columns = min(2, len(names))
+    header = alt.Header(labelFontWeight="bold", labelAnchor="start", labelLimit=420)
+    faceted = chart.facet(
+        facet=alt.Facet("series:N", sort=names, title=None, header=header), columns=columns
+    ).properties(title=titled(title, lines), description=title)
+    return noted(fitted(faceted, [(("spec",), None)], cells=columns, largest=640), notes)
 
 
 def _fold_histogram(raw: pl.DataFrame) -> tuple[pl.DataFrame, str | None]:

@@ -16,18 +16,23 @@ import json
 import math
 import os
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
 from clfeval.charts._render import spec_of, vl_version
+from clfeval.pages._style import EMBED, STYLE
 
 __all__ = [
     "HTML",
+    "Card",
+    "Section",
     "chart_notes",
     "frame_table",
     "render_html",
+    "render_page",
     "script_json",
     "vega_bundle",
     "write_html",
@@ -44,21 +49,6 @@ _CSP = (
     "default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval'; style-src 'unsafe-inline'; "
     "img-src data: blob:; font-src data:"
 )  # vega compiles its expressions with Function(), hence 'unsafe-eval'
-_STYLE = """
-body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #222;
-       margin: 2rem auto; max-width: 72rem; padding: 0 1.5rem; line-height: 1.45; }
-h1 { font-size: 1.6rem; margin-bottom: .25rem; } h2 { font-size: 1.15rem; margin-top: 2rem; }
-table.clf { border-collapse: collapse; font-variant-numeric: tabular-nums; font-size: .9rem; }
-table.clf th, table.clf td { padding: .3rem .7rem; border-bottom: 1px solid #e3e3e3; text-align: left; }
-table.clf td.num, table.clf th.num { text-align: right; }
-table.clf thead th { border-bottom: 2px solid #999; }
-table.clf tbody tr:nth-child(even) { background: #f7f7f7; }
-pre.clf { background: #f7f7f7; padding: .8rem 1rem; overflow-x: auto; font-size: .85rem; }
-.clf-chart { overflow-x: auto; margin: .5rem 0 1rem; min-height: 2rem; }
-.clf-error { color: #b00020; }
-p.clf-note { color: #555; font-size: .85rem; margin: .25rem 0 .5rem; max-width: 48rem; }
-footer { margin-top: 3rem; color: #777; font-size: .8rem; }
-"""
 
 
 class HTML(str):
@@ -105,38 +95,62 @@ def _nulled(value: Any) -> Any:
     return value
 
 
-def frame_table(frame: pl.DataFrame, *, digits: int = 4, caption: str | None = None) -> HTML:
+def frame_table(
+    frame: pl.DataFrame,
+    *,
+    digits: int = 4,
+    caption: str | None = None,
+    classes: Sequence[str] = (),
+) -> HTML:
     """An HTML table of ``frame``: headers and cells escaped, floats to ``digits`` decimals,
-    nulls empty, numbers right-aligned.
+    integers with thousands separators, nulls empty, numbers right-aligned; ``classes``
+    gives each body row a CSS class ("" for none).
 
     Examples
     --------
     >>> print(frame_table(pl.DataFrame({"<b>": ["&"], "n": [1.5]})))
-    <table class="clf"><thead><tr><th>&lt;b&gt;</th><th class="num">n</th></tr></thead><tbody><tr><td>&amp;</td><td class="num">1.5000</td></tr></tbody></table>
+    <table class="clf"><thead><tr><th scope="col">&lt;b&gt;</th><th scope="col" class="num">n</th></tr></thead><tbody><tr><td>&amp;</td><td class="num">1.5000</td></tr></tbody></table>
     """
     numeric = [t.is_numeric() for t in frame.schema.values()]
-
-    def cell(value: Any) -> str:
-        if value is None:
-            return ""
-        if isinstance(value, float):
-            return f"{value:.{digits}f}" if math.isfinite(value) else str(value)
-        return html.escape(str(value))
-
-    def attr(is_number: bool) -> str:
-        return ' class="num"' if is_number else ""
-
     head = "".join(
-        f"<th{attr(n)}>{html.escape(c)}</th>" for c, n in zip(frame.columns, numeric, strict=True)
+        f'<th scope="col"{_num(n)}>{html.escape(c)}</th>'
+        for c, n in zip(frame.columns, numeric, strict=True)
     )
-    rows = (zip(row, numeric, strict=True) for row in frame.iter_rows())
-    body = "".join(
-        "<tr>" + "".join(f"<td{attr(n)}>{cell(v)}</td>" for v, n in row) + "</tr>" for row in rows
-    )
+    body = []
+    for i, row in enumerate(frame.iter_rows()):
+        kind = classes[i] if i < len(classes) and classes[i] else ""
+        cells = "".join(
+            f"<td{_num(n)}>{cell(v, digits)}</td>" for v, n in zip(row, numeric, strict=True)
+        )
+        body.append(
+            f'<tr class="{html.escape(kind)}">{cells}</tr>' if kind else f"<tr>{cells}</tr>"
+        )
     cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
     return HTML(
-        f'<table class="clf">{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+        f'<table class="clf">{cap}<thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
     )
+
+
+def _num(is_number: bool) -> str:
+    return ' class="num"' if is_number else ""
+
+
+def cell(value: Any, digits: int = 4) -> str:
+    """A table cell's text, escaped: floats to ``digits`` decimals, integers with thousands
+    separators, null empty.
+
+    Examples
+    --------
+    >>> cell(12345), cell(0.12345, 3), cell(None), cell("<b>")
+    ('12,345', '0.123', '', '&lt;b&gt;')
+    """
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:,.{digits}f}" if math.isfinite(value) else str(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:,}"
+    return html.escape(str(value))
 
 
 def _content(value: Any) -> str:
@@ -170,6 +184,17 @@ def _unsubtitled(spec: dict[str, Any], notes: Sequence[str]) -> dict[str, Any]:
     if kept:
         title = {**spec["title"], "subtitle": kept}
     return {**spec, "title": title}
+
+
+def _untitled(spec: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """``spec`` without its title, and the title's subtitle lines (how to read the chart):
+    the card's heading says the title, and the lines go to the card as text."""
+    title = spec.get("title")
+    lines: list[str] = []
+    if isinstance(title, Mapping):
+        sub = title.get("subtitle") or []
+        lines = [str(s) for s in (sub if isinstance(sub, list) else [sub])]
+    return {k: v for k, v in spec.items() if k != "title"}, lines
 
 
 @functools.cache
@@ -207,6 +232,122 @@ def vega_bundle() -> str:
     return bundle
 
 
+@dataclass(frozen=True)
+class Card:
+    """One card of a page: a heading, a line saying how to read it, then a chart (an Altair
+    chart or a Vega-Lite dict) or content (see :func:`render_html`); ``notes`` are printed
+    above the chart, ``wide`` cards span the page's two columns."""
+
+    heading: str
+    body: Any
+    lede: str | None = None
+    notes: tuple[str, ...] = ()
+    wide: bool = False
+    chart: bool = True
+    untitled: bool = False  # the heading replaces the chart's title; its subtitle goes to notes
+
+
+@dataclass(frozen=True)
+class Section:
+    """A titled group of cards (or trusted ``HTML`` blocks) on a page."""
+
+    heading: str | None
+    items: tuple[Card | HTML, ...]
+    grid: bool = True
+
+
+def render_page(
+    title: str,
+    sections: Sequence[Section],
+    *,
+    lede: str | None = None,
+    header: HTML | None = None,
+    eyebrow: str = "clfeval",
+    footer: str = "Made with clfeval. Opens offline: the charting code is in this file.",
+) -> str:
+    """A standalone HTML page of ``sections``, working offline: the title, ``lede`` and
+    ``header`` (trusted markup) on top, then each section's cards in a two-column grid
+    that becomes one column on a narrow screen. Charts are drawn as SVG by one
+    ``vegaEmbed`` call each and sized to their card; the JavaScript is inlined once, only
+    when there are charts. A chart that fails to draw shows the error in its place. What a
+    chart leaves out (:func:`chart_notes`) is said above it, with the card's notes."""
+    esc = html.escape
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="generator" content="clfeval">',
+        f'<meta http-equiv="Content-Security-Policy" content="{esc(_CSP)}">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{esc(title)}</title><style>{STYLE}</style></head><body>",
+        '<header class="clf-head"><div class="clf-wrap">',
+        f'<p class="clf-eyebrow">{esc(eyebrow)}</p><h1>{esc(title)}</h1>',
+        f'<p class="clf-lede">{esc(lede)}</p>' if lede else "",
+        str(header) if header is not None else "",
+        '</div></header><main class="clf-wrap">',
+    ]
+    specs: list[dict[str, Any]] = []
+    for section in sections:
+        head = f"<h2>{esc(section.heading)}</h2>" if section.heading else ""
+        items = "".join(
+            item if isinstance(item, HTML) else _card(item, specs) for item in section.items
+        )
+        wrap = '<div class="clf-grid">' if section.grid else "<div>"
+        parts.append(f"<section>{head}{wrap}{items}</div></section>")
+    parts.append(f'</main><footer><div class="clf-wrap">{esc(footer)}</div></footer>')
+    if specs:
+        options = {
+            "renderer": "svg",
+            "actions": {"export": True, "source": False, "compiled": False, "editor": False},
+        }
+        parts.append(f"<script>{vega_bundle()}</script>")
+        parts.append(
+            EMBED.replace("SPECS", script_json(specs)).replace("OPTIONS", script_json(options))
+        )
+    parts.append("</body></html>")
+    return "\n".join(p for p in parts if p)
+
+
+def _card(card: Card, specs: list[dict[str, Any]]) -> str:
+    """A card's markup; a chart's spec goes to ``specs`` and the card holds its place. A body
+    of (name, chart) pairs is drawn as small multiples, one named panel each."""
+    esc = html.escape
+    notes = list(card.notes)
+    how: list[str] = []
+    if card.chart:
+        panels = card.body if isinstance(card.body, list | tuple) else [("", card.body)]
+        said: list[str] = []
+        how: list[str] = []
+        places = []
+        for name, chart in panels:
+            spec = spec_of(chart)
+            left_out = chart_notes(spec)
+            spec = _unsubtitled(spec, left_out)
+            spec, lines = _untitled(spec) if card.untitled else (spec, [])
+            specs.append(spec)
+            said += [n for n in left_out if n not in said]
+            how += [n for n in lines if n not in how]
+            head = f'<h4 class="clf-panel-head">{esc(name)}</h4>' if name else ""
+            places.append(
+                f'<div class="clf-panel">{head}<div class="clf-chart" id="clf-chart-{len(specs) - 1}"></div></div>'
+            )
+        notes = [*said, *notes]
+        body = (
+            places[0]
+            if len(places) == 1 and not panels[0][0]
+            else (f'<div class="clf-panels">{"".join(places)}</div>')
+        )
+    else:
+        body = f'<div class="clf-scroll">{_content(card.body)}</div>'
+    lede = f"<p>{esc(card.lede)}</p>" if card.lede else ""
+    said_html = "".join(f'<p class="clf-how">{esc(str(n))}</p>' for n in how if n)
+    said_html += "".join(f'<p class="clf-note">{esc(str(n))}</p>' for n in notes if n)
+    wide = " full" if card.wide else ""
+    return (
+        f'<section class="clf-card{wide}"><h3>{esc(card.heading)}</h3>{lede}{said_html}'
+        f"{body}</section>"
+    )
+
+
 def render_html(
     title: str,
     tables: Sequence[tuple[str, Any]] = (),
@@ -219,70 +360,23 @@ def render_html(
 
     Content is a ``pl.DataFrame`` (drawn as a table), ``HTML`` (trusted markup, kept) or
     any other value (escaped text in a ``<pre>``). Charts are Altair charts or Vega-Lite
-    dicts, drawn as SVG by one ``vegaEmbed`` call each; the JavaScript is inlined once,
-    only when there are charts. A chart that fails to draw shows the error in its place.
-    Above each chart, in words: what it left out (:func:`chart_notes`), then the entry's
-    optional third item, a note of the caller's (both escaped).
+    dicts, each on its card (:func:`render_page`); above each chart, in words: what it left
+    out (:func:`chart_notes`), then the entry's optional third item, a note of the caller's
+    (both escaped). A chart too wide for half the page (several panels, or none that
+    follows its card) spans both columns.
     """
-    esc = html.escape
-    parts = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        '<meta name="generator" content="clfeval">',
-        f'<meta http-equiv="Content-Security-Policy" content="{esc(_CSP)}">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{esc(title)}</title><style>{_STYLE}</style></head><body>",
-        f"<header><h1>{esc(title)}</h1>"
-        + (f"<p>{esc(intro)}</p>" if intro else "")
-        + "</header><main>",
+    cards = [Card(heading, content, chart=False, wide=True) for heading, content in tables]
+    charts_ = [
+        Card(e[0], e[1], notes=tuple(n for n in e[2:3] if n), wide=_wide(e[1])) for e in charts
     ]
-    parts += [
-        f"<section><h2>{esc(heading)}</h2>{_content(content)}</section>"
-        for heading, content in tables
-    ]
-    specs = [spec_of(entry[1]) for entry in charts]
-    for i, entry in enumerate(charts):
-        said_by_chart = chart_notes(specs[i])
-        specs[i] = _unsubtitled(specs[i], said_by_chart)
-        notes = [*said_by_chart, *(n for n in entry[2:3] if n)]
-        said = "".join(f'<p class="clf-note">{esc(str(n))}</p>' for n in notes)
-        parts.append(
-            f"<section><h2>{esc(entry[0])}</h2>{said}"
-            f'<div class="clf-chart" id="clf-chart-{i}"></div></section>'
-        )
-    parts.append(
-        "</main><footer>Made with clfeval. Opens offline: the charting code is in this file.</footer>"
-    )
-    if specs:
-        options = {
-            "renderer": "svg",
-            "actions": {"export": True, "source": False, "compiled": False, "editor": False},
-        }
-        parts.append(f"<script>{vega_bundle()}</script>")
-        parts.append(
-            _EMBED.replace("SPECS", script_json(specs)).replace("OPTIONS", script_json(options))
-        )
-    parts.append("</body></html>")
-    return "\n".join(parts)
+    sections = [s for s in (Section(None, tuple(cards)), Section(None, tuple(charts_))) if s.items]
+    return render_page(title, sections, lede=intro)
 
 
-_EMBED = """<script>
-(function () {
-  var specs = SPECS, options = OPTIONS;
-  specs.forEach(function (spec, i) {
-    var el = document.getElementById("clf-chart-" + i);
-    vegaEmbed(el, spec, options).then(function (result) {
-      el.setAttribute("data-rendered", "true");
-      el.clfView = result.view;
-    }).catch(function (err) {
-      el.className += " clf-error";
-      el.textContent = "This chart could not be drawn: " + err;
-      el.setAttribute("data-rendered", "error");
-      console.error(err);
-    });
-  });
-})();
-</script>"""
+def _wide(chart: Any) -> bool:
+    """A chart spans the page unless it follows its card in one panel of at most 560 px."""
+    fit = ((spec_of(chart).get("usermeta") or {}).get("clfeval") or {}).get("fit")
+    return not fit or fit.get("cells", 1) > 1 or (fit.get("largest") or 10_000) > 560
 
 
 def write_html(
