@@ -603,7 +603,7 @@ def test_explorer_counts_are_exact_at_every_grid_threshold():
         )
         assert got[k] == want, (k, t)
     curve = [r for r in max(d["datasets"].values(), key=len) if "order" in r]
-    assert (curve[0]["tp"], curve[0]["fp"], curve[0]["tpr"], curve[0]["precision"]) == (0, 0, 0, 1)
+    assert (curve[0]["fpr"], curve[0]["tpr"], curve[0]["precision"]) == (0, 0, 1)  # nothing flagged
 
 
 def test_explorer_keeps_every_group_over_the_whole_range():

@@ -22,6 +22,8 @@ at most ``MAX_CLASSES`` (20) classes, the most frequent, the others pooled into 
 
 from __future__ import annotations
 
+import sys
+
 from clfeval.charts._base import CLASS_PALETTE, PALETTE, TITLES
 from clfeval.charts._calibration import calibration
 from clfeval.charts._classes import per_class
@@ -54,3 +56,8 @@ __all__ = [
     "scores",
     "thresholds",
 ]
+
+if "altair" in sys.modules:  # a notebook that imported Altair first: enable("clfeval") works
+    from clfeval.charts._render import register as _register_renderer
+
+    _register_renderer()

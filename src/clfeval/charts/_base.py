@@ -58,19 +58,33 @@ def fitted(
     *,
     cells: int = 1,
     largest: int | None = None,
+    least: int = 260,
+    wrap: Sequence[Sequence[str | int]] = (),
 ) -> Any:
     """``chart`` that says how a page may size it to its container, in its ``usermeta``:
     ``views`` are the paths (keys and indices into the spec) of the views whose ``width`` the
     page sets, each with the ``height / width`` ratio it keeps (None: the height stays);
-    ``cells`` of them sit side by side; ``largest`` caps a view's width in pixels."""
+    ``cells`` of them sit side by side, fewer when each would get under ``least`` pixels (a
+    facet's ``columns`` then shrink, and the ``hconcat`` at each path of ``wrap`` is stacked);
+    ``largest`` caps a view's width in pixels."""
     meta = chart.usermeta if isinstance(chart.usermeta, dict) else {}
     mine = dict(meta.get("clfeval", {}))
     mine["fit"] = {
         "cells": cells,
         "views": [{"path": list(path), "aspect": aspect} for path, aspect in views],
         "largest": largest,
+        "least": least,
+        "wrap": [list(path) for path in wrap],
     }
     return chart.properties(usermeta={**meta, "clfeval": mine})
+
+
+def panel_columns(n: int) -> int:
+    """Columns of small multiples: all in a row up to three, then rows of two or three that
+    leave the fewest empty places (an empty place still shows an axis)."""
+    if n <= 3:
+        return n
+    return min((2, 3), key=lambda c: (-n % c, -c))
 
 
 def series_scale(names: Sequence[str], keys: Sequence[str] = ()) -> Any:

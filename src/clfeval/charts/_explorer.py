@@ -106,10 +106,11 @@ def explorer(
     )
     picked = _picked(grid)
     data = inline(counts)
-    roc = _panel(curves, data, picked, color, "fpr", "tpr", _diagonal("fpr", "tpr"), "ROC")
     chance = curves.group_by("series", maintain_order=True).agg(
         precision=(pl.col("fn") / (pl.col("fn") + pl.col("tn"))).first()
     )
+    curves = curves.drop("fn", "tn")  # both panels draw from one dataset
+    roc = _panel(curves, data, picked, color, "fpr", "tpr", _diagonal("fpr", "tpr"), "ROC")
     base_rate = alt.Chart(inline(chance)).mark_rule(strokeDash=[4, 4], color=GREY)
     pr = _panel(
         curves, data, picked, color, "recall", "precision",
@@ -129,7 +130,8 @@ def explorer(
         description=f"{title}: a slider moves the operating point; counts and metrics follow.",
     )
     views = [(("vconcat", 0, "hconcat", 0), 1.0), (("vconcat", 0, "hconcat", 1), 1.0)]
-    return noted(fitted(chart, views, cells=2, largest=440), [note])
+    wrap = [("vconcat", 0), ("vconcat", 1)]  # narrow: one panel under the other
+    return noted(fitted(chart, views, cells=2, largest=420, least=280, wrap=wrap), [note])
 
 
 def _shown(grid: Grid, t: float) -> str:
@@ -151,7 +153,9 @@ def _curves(raw: pl.DataFrame, size: int) -> pl.DataFrame:
         precision=pl.when(tp + fp > 0).then(tp / (tp + fp)).otherwise(1.0),
     ).with_columns(recall=pl.col("tpr"))
     rows = staircase(coarse(rows, ["fpr", "tpr", "precision"], size), ["precision"])
-    return thin(rows, [("fpr", "tpr"), ("recall", "precision")], size)
+    rows = thin(rows, [("fpr", "tpr"), ("recall", "precision")], size)
+    # the lines need only their coordinates: the panels read the counts from the grid
+    return rows.select("series", "_sid", "order", "fpr", "tpr", "recall", "precision", "fn", "tn")
 
 
 def _picked(grid: Grid) -> Any:
@@ -276,7 +280,7 @@ def _numbers(data: Any, picked: Any, names: Sequence[str], grid: Grid) -> alt.Ch
         .transform_calculate(
             metric=" : ".join(f"datum.key == 'm{i}' ? '{n}'" for i, n in enumerate(shown)) + " : ''"
         )
-        .mark_text(fontSize=12, align="right", dx=40)
+        .mark_text(fontSize=12, align="center")
         .encode(
             alt.Y(
                 "metric:N",

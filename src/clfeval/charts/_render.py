@@ -1,4 +1,13 @@
-"""Charts out of Python: Vega-Lite specs, PNG and SVG through vl-convert (no browser)."""
+"""Charts out of Python: Vega-Lite specs, PNG and SVG through vl-convert (no browser), and the
+Altair renderer ``"clfeval"`` for notebooks.
+
+``alt.renderers.enable("clfeval")`` makes every chart (clfeval's or not) display as the
+Vega-Lite spec, which JupyterLab, VS Code and nteract draw interactively with the Vega they
+ship, plus the same chart as an SVG image, drawn here by vl-convert, for every front end and
+notebook viewer that does not (GitHub, nbviewer, an exported HTML file). Nothing is fetched
+from a network. The renderer is declared as an Altair entry point, and registered when
+``clfeval.charts`` is imported after Altair.
+"""
 
 from __future__ import annotations
 
@@ -34,3 +43,51 @@ def to_svg(chart: Any) -> str:
 
     svg: str = vlc.vegalite_to_svg(spec_of(chart), vl_version=vl_version())
     return svg
+
+
+# the "+json" spelling JupyterLab's Vega extension registers and nbformat stores as JSON
+VEGALITE_MIME = "application/vnd.vegalite.v6+json"
+
+
+def static(spec: dict[str, Any]) -> dict[str, Any]:
+    """``spec`` without the layers that are only there to be hovered (invisible points that
+    carry tooltips): an image has no tooltip, and they would only make it bigger."""
+
+    def visible(layer: Any) -> bool:
+        mark = layer.get("mark") if isinstance(layer, Mapping) else None
+        return not (isinstance(mark, Mapping) and mark.get("opacity") == 0)
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, Mapping):
+            out = {k: walk(v) for k, v in node.items()}
+            if isinstance(out.get("layer"), list):
+                out["layer"] = [layer for layer in out["layer"] if visible(layer)]
+            return out
+        if isinstance(node, list):
+            return [walk(v) for v in node]
+        return node
+
+    return walk(spec)
+
+
+def render(spec: dict[str, Any], **metadata: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The ``"clfeval"`` Altair renderer: a MIME bundle of the Vega-Lite spec, an SVG of it
+    (vl-convert, offline) and a line of text; ``metadata`` (embed options) is not used."""
+    title = spec.get("title")
+    if isinstance(title, Mapping):
+        title = title.get("text")
+    description = spec.get("description") or title or "chart"
+    bundle = {
+        VEGALITE_MIME: spec,
+        "image/svg+xml": to_svg(static(spec)),
+        "text/plain": f"<clfeval chart: {description}>",
+    }
+    return bundle, {}
+
+
+def register() -> None:
+    """Make ``alt.renderers.enable("clfeval")`` available (harmless when it already is)."""
+    import altair as alt
+
+    if "clfeval" not in alt.renderers.names():
+        alt.renderers.register("clfeval", render)

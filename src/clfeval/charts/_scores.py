@@ -36,6 +36,7 @@ from clfeval.charts._base import (
     PALETTE,
     SIZE,
     fitted,
+    panel_columns,
     series_scale,
     titled,
 )
@@ -255,7 +256,7 @@ def scores(
     if not keys:
         chart = chart.properties(title=titled(title, lines), description=title)
         return noted(fitted(chart, [((), None)], largest=1100), notes)
-    columns = min(2, len(names))
+    columns = panel_columns(len(names))
     header = alt.Header(labelFontWeight="bold", labelAnchor="start", labelLimit=420)
     faceted = chart.facet(
         facet=alt.Facet("series:N", sort=names, title=None, header=header), columns=columns

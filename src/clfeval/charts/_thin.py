@@ -13,6 +13,11 @@ _INF = float("inf")
 _FLAT = 1e-9  # |sin| of the turn below which three points count as collinear
 _P5 = 2.866515718791939e-07  # the normal probability below -5
 _GRID = 4096  # cells per axis for the first, coarse pass over very long curves
+# Twice the area of the triangle a point makes with its neighbours, in units of the axis
+# ranges, under which the point goes: on a 1,000-pixel plot, a point 0.2 pixel off the line
+# between neighbours 5 pixels apart. Smooth curves keep their shape and lose most of their rows.
+TOLERANCE = 1e-6
+_ROUNDS = 16
 
 
 def staircase(frame: pl.DataFrame, move: Sequence[str]) -> pl.DataFrame:
@@ -74,7 +79,9 @@ def thin(
     A series over ``20 * max_points`` rows first keeps only the first and last point of
     each run inside one cell of a 4096 x 4096 grid over the axis ranges (the line moves by
     under 1/2896 of a range, a tenth of a pixel). Then every point collinear with its
-    neighbours in all planes goes: nothing drawn changes. Then, while a series is over
+    neighbours in all planes goes: nothing drawn changes; then, in rounds, every point whose
+    triangle with its neighbours is under ``TOLERANCE`` in all planes (never two neighbours
+    in one round): no change a reader could see. Then, while a series is over
     budget, each round drops the local minima of the triangle area (Visvalingam-Whyatt,
     in parallel: never two neighbours at once). If only undroppable points remain, every
     k-th point is kept. Rows stay in order; the ends of each series always stay.
@@ -82,11 +89,18 @@ def thin(
     lows, spans = _ranges(frame, {c for plane in planes for c in plane})
     frame = coarse(frame, list(spans), max_points, lows, spans)
     frame = frame.filter(_importance(planes, spans) > 0)
+    imp = pl.col("_imp")
+    local_min = (imp <= imp.shift(1).fill_null(_INF)) & (imp < imp.shift(-1).fill_null(_INF))
+    local_min = local_min & imp.is_finite()
+    for _ in range(_ROUNDS):  # wiggles under a pixel go, whatever the budget
+        marked = frame.with_columns(_imp=_importance(planes, spans)).with_columns(
+            _min=local_min & (imp < TOLERANCE)
+        )
+        if not marked["_min"].any():
+            break
+        frame = marked.filter(~pl.col("_min")).drop("_imp", "_min")
     excess = pl.len().over("_sid") - max_points
     while frame.height > max_points and _longest(frame) > max_points:
-        imp = pl.col("_imp")
-        local_min = (imp <= imp.shift(1).fill_null(_INF)) & (imp < imp.shift(-1).fill_null(_INF))
-        local_min = local_min & imp.is_finite()
         marked = frame.with_columns(_imp=_importance(planes, spans)).with_columns(_min=local_min)
         if not marked["_min"].any():
             position, size = pl.int_range(pl.len()).over("_sid"), pl.len().over("_sid")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -39,6 +40,7 @@ from clfeval.charts._base import (
     _color,
     _tips,
     fitted,
+    panel_columns,
     titled,
 )
 
@@ -107,15 +109,11 @@ def thresholds(
         alt.Tooltip("value:Q", title="Value", format=".4f"),
         *_tips(raw, keys, ["threshold"]),
     ]
-    tag = pl.col("series").replace_strict(panels, return_dtype=pl.String).alias("panel")
-    parts = {
-        "line": line.rename({m: shown[m] for m in metrics}).with_columns(tag),
-        "best": best.with_columns(tag),
-    }
+    parts = {"line": line.rename({m: shown[m] for m in metrics}), "best": best}
     if threshold is not None:
         parts["rule"] = pl.DataFrame(
             {"series": names, "threshold": [float(threshold)] * len(names)}
-        ).with_columns(tag)
+        )
     fold = [f.replace(".", "\\.").replace("[", "\\[").replace("]", "\\]") for f in shown.values()]
     curves = (
         alt.Chart()
@@ -146,9 +144,18 @@ def thresholds(
         lines.insert(0, f"● {said['all'][0].upper()}{said['all'][1:]}" if said["all"] else None)
         chart = chart.properties(title=titled(title, lines), description=title)
         return noted(fitted(chart, [((), None)], largest=1100), [note])
-    columns = min(2, len(names))
-    header = alt.Header(labelFontWeight="bold", labelLimit=420, labelAnchor="start")
-    facet = alt.Facet("panel:N", sort=[panels[s] for s in names], title=None, header=header)
+    columns = panel_columns(len(names))
+    # each header says its maximum: JSON string literals are Vega expression literals
+    said_expr = " : ".join(
+        f"datum.value === {json.dumps(s)} ? {json.dumps(panels[s])}" for s in names
+    )
+    header = alt.Header(
+        labelFontWeight="bold",
+        labelLimit=420,
+        labelAnchor="start",
+        labelExpr=f"{said_expr} : datum.value",
+    )
+    facet = alt.Facet("series:N", sort=names, title=None, header=header)
     faceted = chart.facet(facet=facet, columns=columns).properties(
         title=titled(title, ["● the maximum of each trade-off metric", *lines]),
         description=title,

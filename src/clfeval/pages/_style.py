@@ -83,12 +83,15 @@ table.clf tr.clf-avg td { color: var(--muted); }
 table.clf tr.clf-first td { border-top: 2px solid var(--line); }
 table.clf td.best { font-weight: 700; }
 table.clf tbody th { font-weight: 500; }
+.clf-scroll table.clf tbody th[scope=row], .clf-scroll table.clf thead th:first-child { position: sticky; left: 0; background: var(--card); }
+.clf-scroll table.clf tbody tr:nth-child(even) th[scope=row] { background: var(--zebra); }
 table.clf .base { color: var(--muted); font-size: .8rem; margin-left: .35rem; }
 details.clf { margin: .6rem 0; border: 1px solid var(--line); border-radius: 8px; background: var(--card); }
 details.clf > summary { cursor: pointer; padding: .55rem .8rem; font-weight: 600; font-size: .9rem; }
 details.clf > *:not(summary) { margin: 0 .8rem .8rem; }
 pre.clf { background: var(--zebra); border: 1px solid var(--line-soft); padding: .8rem 1rem; overflow-x: auto; font-size: .8rem; line-height: 1.35; border-radius: 6px; }
 .clf-chart .chart-wrapper { display: flex; flex-direction: column; }
+.clf-chart .vega-bindings:empty { display: none; }
 .clf-chart .vega-bindings { order: -1; margin: 0 0 .6rem; padding: .5rem .7rem; background: var(--zebra); border: 1px solid var(--line-soft); border-radius: 8px; }
 .vega-bind { margin: .4rem 0 .2rem; font-size: .9rem; }
 .vega-bind label { display: inline-flex; align-items: center; gap: .5rem; flex-wrap: wrap; }
@@ -99,6 +102,7 @@ pre.clf { background: var(--zebra); border: 1px solid var(--line-soft); padding:
 footer { color: var(--muted); font-size: .8rem; border-top: 1px solid var(--line); padding: 1rem 0 2rem; }
 a { color: var(--accent); }
 @media (max-width: 900px) { .clf-grid { grid-template-columns: minmax(0, 1fr); } body { font-size: 14px; } }
+@media (max-width: 520px) { .clf-card { padding: .8rem .7rem; } .clf-wrap { padding: 0 .7rem; } .clf-kpis { grid-template-columns: repeat(2, minmax(0, 1fr)); } .clf-kpi .v { font-size: 1.35rem; } }
 @media print {
   :root { --bg: #ffffff; --card: #ffffff; --ink: #000000; --muted: #444444; --line: #bbbbbb; --zebra: #f3f3f3; --chip: #f0f0f0; --shadow: none; }
   html, body { background: #ffffff; }
@@ -128,7 +132,8 @@ EMBED = """<script>
       background: null,
       font: "system-ui, -apple-system, Segoe UI, Roboto, Helvetica Neue, Arial, sans-serif",
       axis: {labelColor: muted, titleColor: ink, gridColor: grid, domainColor: domain,
-             tickColor: domain, labelFontSize: 11, titleFontSize: 12, titleFontWeight: 600},
+             tickColor: domain, labelFontSize: 11, titleFontSize: 12, titleFontWeight: 600,
+             labelOverlap: "greedy", labelSeparation: 3},
       legend: {labelColor: ink, titleColor: ink, labelFontSize: 11, titleFontSize: 11},
       header: {labelColor: ink, titleColor: ink, labelFontSize: 12},
       title: {color: ink, subtitleColor: muted, anchor: "start", fontSize: 14, subtitlePadding: 4},
@@ -152,18 +157,34 @@ EMBED = """<script>
     var meta = (spec.usermeta || {}).clfeval || {};
     return meta.fit || null;
   }
-  function sized(spec, fit, width) {
+  function cellsFor(el, fit) {  // side by side while each still gets fit.least pixels
+    var most = Math.max(1, fit.cells || 1);
+    var room = Math.floor((el.clientWidth - 60) / ((fit.least || 260) + 70));
+    return Math.max(1, Math.min(most, room));
+  }
+  function step(node, key) {  // an hconcat turned into a vconcat is still found by its path
+    if (key === "hconcat" && !node.hconcat && node.vconcat) { return node.vconcat; }
+    return node[key];
+  }
+  function sized(spec, fit, width, cells) {
     var copy = recolour(spec);
+    if (cells < (fit.cells || 1)) {
+      if (typeof copy.columns === "number") { copy.columns = cells; }
+      (fit.wrap || []).forEach(function (path) {
+        var node = copy;
+        path.forEach(function (key) { node = step(node, key); });
+        if (node.hconcat) { node.vconcat = node.hconcat; delete node.hconcat; }
+      });
+    }
     fit.views.forEach(function (view) {
       var node = copy;
-      view.path.forEach(function (step) { node = node[step]; });
+      view.path.forEach(function (key) { node = step(node, key); });
       node.width = width;
       if (view.aspect) { node.height = Math.round(width * view.aspect); }
     });
     return copy;
   }
-  function widthFor(el, fit, extra) {
-    var cells = Math.max(1, fit.cells || 1);
+  function widthFor(el, fit, extra, cells) {
     var w = Math.floor((el.clientWidth - extra - 2) / cells);
     if (fit.largest) { w = Math.min(w, fit.largest); }
     return Math.max(150, w);
@@ -197,14 +218,16 @@ EMBED = """<script>
   function draw(el, keep) {
     var spec = el.clfSpec, fit = fitOf(spec);
     if (!fit) { return embed(el, recolour(spec), keep); }
-    var first = widthFor(el, fit, el.clfExtra === undefined ? 90 : el.clfExtra);
-    return embed(el, sized(spec, fit, first), keep).then(function () {
-      var cells = Math.max(1, fit.cells || 1);
+    var cells = cellsFor(el, fit);
+    if (el.clfCells !== cells) { el.clfExtra = undefined; }
+    el.clfCells = cells;
+    var first = widthFor(el, fit, el.clfExtra === undefined ? 90 : el.clfExtra, cells);
+    return embed(el, sized(spec, fit, first, cells), keep).then(function () {
       el.clfExtra = Math.max(0, used(el) - cells * first);
-      var best = widthFor(el, fit, el.clfExtra);
+      var best = widthFor(el, fit, el.clfExtra, cells);
       el.clfWidth = el.clientWidth;
       if (Math.abs(best - first) < 4) { return; }
-      return embed(el, sized(spec, fit, best), bound(el) || keep);
+      return embed(el, sized(spec, fit, best, cells), bound(el));
     });
   }
   var elements = [];
