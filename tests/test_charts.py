@@ -8,6 +8,7 @@ Until clfeval's curve functions exist, the input frames are built here from scik
 
 from __future__ import annotations
 
+import itertools
 import json
 import struct
 import zlib
@@ -964,3 +965,21 @@ def test_plot_namespace_explorer_counts_match_sklearn():
         cm = skm.confusion_matrix(Y, at.astype(int), labels=[0, 1])
         tp, fp, fn, tn = got[k]
         assert (tn, fp, fn, tp) == tuple(int(v) for v in cm.ravel())
+
+
+def test_a_small_group_is_drawn_in_steps_over_its_own_scores():
+    """Each metric of each group holds from one distinct score to the next: consecutive points
+    of a line share their threshold or their value, never both changing (a slanted segment
+    once joined a small group's points); its points stop at its own highest score."""
+    df = DF.with_columns(
+        model=pl.when(pl.col("model") == "b").then(pl.lit("big")).otherwise(pl.lit("big2"))
+    )
+    small = DF.head(60).with_columns(model=pl.lit("small"), s=pl.col("s") * 0.78)
+    d = pl.concat([df, small]).clf.plot.thresholds("y", "s", by="model").to_dict()
+    rows = [r for r in max(d["datasets"].values(), key=len) if r.get("part") == "line"]
+    mine = sorted((r for r in rows if r["series"] == "small"), key=lambda r: r["order"])
+    assert mine
+    for metric in ("Precision", "Recall", "F1 score"):
+        for a, b in itertools.pairwise(mine):
+            assert a["threshold"] == b["threshold"] or a[metric] == b[metric], (metric, a, b)
+    assert max(r["threshold"] for r in mine) == pytest.approx(small["s"].max())

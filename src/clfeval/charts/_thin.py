@@ -99,7 +99,9 @@ def thin(
         if not marked["_min"].any():
             break
         frame = marked.filter(~pl.col("_min")).drop("_imp", "_min")
-    excess = pl.len().over("_sid") - max_points
+    # Int64: the UInt32 length minus the budget wrapped round for a short series, which then
+    # lost every local minimum in each round (a small group drawn as straight lines)
+    excess = pl.len().over("_sid").cast(pl.Int64) - max_points
     while frame.height > max_points and _longest(frame) > max_points:
         marked = frame.with_columns(_imp=_importance(planes, spans)).with_columns(_min=local_min)
         if not marked["_min"].any():
