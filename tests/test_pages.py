@@ -262,3 +262,17 @@ def test_hostile_title_labels_and_groups_stay_text():
     assert text.count(EVIL) >= 6  # title, heading, lede, chips, headline table, tables
     assert html.escape(EVIL) in page._repr_html_()  # the title, escaped
     assert "<script>alert" not in page._repr_html_()
+
+
+def test_per_class_scores_of_two_classes_and_a_list_column_get_their_curves():
+    df = ce.datasets.patients().with_columns(p0=1 - pl.col("score"), p1=pl.col("score"))
+    page = ce.report_html(df, "y", "yhat", score={0: "p0", 1: "p1"}).to_html()
+    assert chart_kinds(page)[:2] == [
+        "ROC, one class against the rest", "Precision-recall, one class against the rest",
+    ]  # fmt: skip
+    assert "Average precision (one-vs-rest, macro)" in text_of(page)
+    mc = ce.datasets.predictions_multiclass(n=600).with_columns(
+        p=pl.concat_list("p_low", "p_medium", "p_high")
+    )
+    listed = ce.report_html(mc, "y", "yhat", score="p", labels=["low", "medium", "high"])
+    assert "Calibration of each class" in chart_kinds(listed.to_html())

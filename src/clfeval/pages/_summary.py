@@ -60,14 +60,15 @@ class Headline:
     metrics: list[str]
     values: dict[str, dict[str, float | None]]  # group -> metric -> value
     baselines: dict[str, dict[str, float | None]]
-    average: str
+    average: str  # of the label metrics
+    scored_average: str = "binary"  # of the score metrics: "macro" for per-class scores
 
     def title(self, name: str) -> str:
         base = TITLES.get(name, name)
         if self.average != "binary" and name in ("precision", "recall", "f1"):
             return f"{base} ({self.average})"
-        if name == "auroc" and self.average != "binary":
-            return f"{base} (one-vs-rest, {self.average})"
+        if self.scored_average != "binary" and name in ("auroc", "average_precision"):
+            return f"{base} (one-vs-rest, {self.scored_average})"
         return base
 
 
@@ -126,12 +127,13 @@ def headline(
     base = baseline(frame, y, metrics=names, average=average, **kw)
     base = base.filter(pl.col("strategy") == "most_frequent").drop("strategy")
     out_values, out_base = _by_group(values, by), _by_group(base, by)
-    if score is not None and (binary_score or not binary):
-        scored = list(SCORED)
-        got = metric_table(frame, y, None, score=score, metrics=scored, average=average, **kw)
+    over = average
+    if score is not None:  # per-class scores: one class against the rest, macro averages
+        scored, over = list(SCORED), (average if binary_score else "macro")
+        got = metric_table(frame, y, None, score=score, metrics=scored, average=over, **kw)
         constant = _constant_scores(frame, y, score, classes, binary_score, pos_label, by, weight)
         against = metric_table(
-            constant.frame, y, None, score=constant.score, metrics=scored, average=average, **kw
+            constant.frame, y, None, score=constant.score, metrics=scored, average=over, **kw
         )
         for target, source in (
             (out_values, _by_group(got, by)),
@@ -140,7 +142,7 @@ def headline(
             for group, row in source.items():
                 target.setdefault(group, {}).update(row)
         names += scored
-    return Headline(names, out_values, out_base, average)
+    return Headline(names, out_values, out_base, average, over)
 
 
 def _by_group(frame: pl.DataFrame, by: Sequence[str]) -> dict[str, dict[str, float | None]]:

@@ -234,7 +234,7 @@ def report_html(
     if binary_score:
         curves = _binary_cards(plot, y, score, pos_label, start, rule, kw, keys)
         cards = [*curves[:2], *cards, *curves[2:]]
-    elif score is not None and not binary:
+    elif score is not None:  # per-class scores, two classes or more
         curves = _class_cards(frame, y, score, labels, groups, keys, weight)
         cards = [*curves[:2], cards[0], curves[2], *cards[1:]]
     if keys:
@@ -477,7 +477,7 @@ def _class_cards(
         Card(
             "Precision-recall, one class against the rest",
             body("pr"),
-            "Each dashed line is that class's share of the rows, what a random ranking scores.",
+            "Precision at each recall, each class against all the others.",
             notes,
             wide=bool(keys),
         ),
