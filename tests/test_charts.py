@@ -983,3 +983,19 @@ def test_a_small_group_is_drawn_in_steps_over_its_own_scores():
         for a, b in itertools.pairwise(mine):
             assert a["threshold"] == b["threshold"] or a[metric] == b[metric], (metric, a, b)
     assert max(r["threshold"] for r in mine) == pytest.approx(small["s"].max())
+
+
+def test_a_run_of_one_recall_does_not_eat_the_point_budget():
+    """A rare class's PR curve has thousands of points at recall 1 (one vertical run); they
+    once stayed as undroppable repeats and left too few points to the rest of the curve,
+    which was then drawn as long straight segments."""
+    mc = clfeval.datasets.predictions_multiclass(n=3000)
+    scores = {"low": "p_low", "medium": "p_medium", "high": "p_high"}
+    d = mc.clf.plot.pr("y", scores).to_dict()
+    rows = [r for r in max(d["datasets"].values(), key=len) if "order" in r]
+    drawn = sorted((r for r in rows if r["series"].startswith("high")), key=lambda r: r["order"])
+    line = np.array([[r["recall"], r["precision"]] for r in drawn])
+    full = clfeval.pr_curve(mc, "y", scores).filter(pl.col("label") == "high")
+    points = full.select("recall", "precision").to_numpy()
+    assert len(line) <= 1000
+    assert _segment_distance(points[:: max(1, len(points) // 1500)], line) < 0.015

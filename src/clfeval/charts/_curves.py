@@ -128,7 +128,7 @@ def pr(
         labels(raw), given(average_precision, "average_precision") or per_series(raw, ap), "AP"
     )
     names, size = list(legend.values()), budget(len(legend), max_points)
-    steps = staircase(coarse(raw, ["recall", "precision"], size), ["recall"])
+    steps = staircase(coarse(raw, ["recall", "precision"], size), ["recall"], ["precision"])
     line = _renamed(thin(steps, [("recall", "precision")], size), legend)
     base = pl.DataFrame({"series": names, "precision": list(chance.values())})
     tip = alt.Tooltip("precision:Q", title="Prevalence (precision of chance)", format=".4f")

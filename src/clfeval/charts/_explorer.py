@@ -152,7 +152,7 @@ def _curves(raw: pl.DataFrame, size: int) -> pl.DataFrame:
         tpr=pl.when(tp + fn > 0).then(tp / (tp + fn)).otherwise(0.0),
         precision=pl.when(tp + fp > 0).then(tp / (tp + fp)).otherwise(1.0),
     ).with_columns(recall=pl.col("tpr"))
-    rows = staircase(coarse(rows, ["fpr", "tpr", "precision"], size), ["precision"])
+    rows = staircase(coarse(rows, ["fpr", "tpr", "precision"], size), ["precision"], ["recall"])
     rows = thin(rows, [("fpr", "tpr"), ("recall", "precision")], size)
     # the lines need only their coordinates: the panels read the counts from the grid
     return rows.select("series", "_sid", "order", "fpr", "tpr", "recall", "precision", "fn", "tn")

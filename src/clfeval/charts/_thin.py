@@ -20,16 +20,27 @@ TOLERANCE = 1e-6
 _ROUNDS = 16
 
 
-def staircase(frame: pl.DataFrame, move: Sequence[str]) -> pl.DataFrame:
+def staircase(frame: pl.DataFrame, move: Sequence[str], hold: Sequence[str] = ()) -> pl.DataFrame:
     """Insert the corner a step line draws between consecutive rows of a series.
 
     The corner after row ``i`` is row ``i`` with the ``move`` columns taken from row
     ``i + 1``, flagged ``corner`` (and with no ``threshold`` unless it moves), so a step
     curve becomes a polyline that can be drawn straight and thinned by its real shape.
+    A corner is only inserted where it is one: where a ``move`` column and a ``hold``
+    column (the other drawn coordinates) both change. A corner on a point would repeat it,
+    and a repeated point can never be thinned away, which left the budget to the points
+    that give the curve its shape.
     """
+
+    def changes(columns: Sequence[str]) -> pl.Expr:
+        moved = [(pl.col(c).shift(-1).over("_sid") != pl.col(c)).fill_null(False) for c in columns]
+        return pl.any_horizontal(moved) if moved else pl.lit(True)
+
     nxt = [pl.col(c).shift(-1).over("_sid").alias(c) for c in move]
-    corners = frame.with_columns(*nxt, order=pl.col("order") + 0.5, corner=pl.lit(True))
-    corners = corners.filter(pl.col("order") < pl.col("order").max().over("_sid"))
+    corners = frame.with_columns(_step=changes(move) & changes(hold))
+    corners = corners.with_columns(*nxt, order=pl.col("order") + 0.5, corner=pl.lit(True))
+    last = pl.col("order") < pl.col("order").max().over("_sid")
+    corners = corners.filter(last & pl.col("_step")).drop("_step")
     if "threshold" not in move and "threshold" in frame.columns:
         corners = corners.with_columns(
             pl.lit(None, dtype=frame.schema["threshold"]).alias("threshold")

@@ -75,7 +75,7 @@ def thresholds(
     raw = _finite_thresholds(raw.select(needed), "thresholds")
     names = labels(raw)
     size = budget(len(names), max_points)
-    steps = staircase(coarse(raw, ["threshold", *metrics], size), ["threshold"])
+    steps = staircase(coarse(raw, ["threshold", *metrics], size), ["threshold"], metrics)
     line = thin(steps, [("threshold", m) for m in metrics], size)
     shown = {m: TITLES.get(m, m) for m in metrics}
     best = _best(raw, metrics, counts, shown)
