@@ -57,6 +57,7 @@ HANDLED = {
     "python/python-1": ("test_python_block", "as a script; the report equals scikit-learn's"),
     "python/python-2": ("test_multiclass_block", "with the first block's df; scikit-learn's text"),
     "python/python-3": ("test_comparing_block", "with the first block's df; one row per model"),
+    "python/python-4": ("test_any_frame_block", "with the first block's df; DuckDB's curve"),
     "sql-duckdb/sql-1": (
         "test_sql_block",
         "macros loaded by each route of its comment and by --install, queries by the duckdb CLI",
@@ -441,6 +442,14 @@ def test_comparing_block(tmp_path: Path) -> None:
         row = next(x for x in done.stdout.splitlines() if x.startswith(f"│ {model[0]} "))
         auroc = skm.roc_auc_score(*arrays(rows, "y", "score"))
         assert f"{auroc:.6f}".rstrip("0") in row, (model, row)
+
+
+def test_any_frame_block(tmp_path: Path) -> None:
+    done = run_python(BLOCKS["python/python-4"], tmp_path, python_prelude())
+    assert done.stderr == ""
+    df = ce.datasets.predictions()
+    west = ce.roc_curve(df.filter(pl.col("region") == "west"), "y", "score", by="model")
+    assert f"shape: ({west.height:_}, 4)" in done.stdout
 
 
 @pytest.mark.parametrize(

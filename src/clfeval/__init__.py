@@ -36,16 +36,17 @@ from clfeval._metric_table import metrics
 from clfeval._namespace import register as _register
 from clfeval._prob import brier, calibration, ece, log_loss
 from clfeval._report import Report, report
-from clfeval._report_html import report_html
 from clfeval._score import auroc, average_precision, ks, top_k_accuracy
 from clfeval._thresholds import best_threshold, thresholds
 from clfeval.exceptions import InputError
+from clfeval.pages.report import ReportPage, report_html
 
 _register()
 
 __all__ = [
     "InputError",
     "Report",
+    "ReportPage",
     "accuracy",
     "auroc",
     "average_precision",

@@ -20,6 +20,7 @@ from typing import Any, Literal
 import polars as pl
 
 from clfeval import _options
+from clfeval._frames import frame_input
 from clfeval._models import Models, comparable
 from clfeval._validate import Frame, Prepared, check_labels_present, prepare
 from clfeval.exceptions import InputError
@@ -336,6 +337,7 @@ def pairs_of(
     return replace(prep, classes=classes), small.lazy(), yhat
 
 
+@frame_input("confusion_matrix")
 @comparable("yhat")
 def confusion_matrix(
     data: Frame,
@@ -467,6 +469,7 @@ def _wide(
     return wide.select(*by, "actual", *names)
 
 
+@frame_input("counts")
 @comparable("yhat")
 def counts(
     data: Frame,

@@ -21,7 +21,7 @@ from clfeval._counts import (
     ovr_from_counts,
     pairs_of,
 )
-from clfeval._frames import as_polars
+from clfeval._frames import as_polars, frame_input
 from clfeval._models import Models, comparable
 from clfeval._validate import (
     NOT_GIVEN,
@@ -140,6 +140,7 @@ def _check_binary(
         check_pos_label(prep.classes, pos_label, average=average, labels=labels, y=y, dtype=dtype)
 
 
+@frame_input("metrics")
 @comparable("yhat", "score")
 def metrics(
     data: Frame,

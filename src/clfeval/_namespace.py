@@ -15,7 +15,7 @@ from clfeval import _baseline, _counts, _curves, _metric_table, _prob, _report, 
 from clfeval._models import Models
 
 if TYPE_CHECKING:
-    from clfeval._plot import PlotNamespace
+    from clfeval.charts._plot import PlotNamespace
 
 By = str | Sequence[str] | None
 Missing = Literal["raise", "drop"]
@@ -31,7 +31,7 @@ class ClfNamespace:
     @property
     def plot(self) -> PlotNamespace:
         """Altair charts of this frame: ``df.clf.plot.roc("y", "p")``."""
-        from clfeval._plot import PlotNamespace
+        from clfeval.charts._plot import PlotNamespace
 
         return PlotNamespace(self._df)
 

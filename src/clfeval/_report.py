@@ -19,7 +19,7 @@ from clfeval._counts import (
     ovr_from_counts,
     pairs_of,
 )
-from clfeval._frames import as_polars
+from clfeval._frames import as_polars, frame_input
 from clfeval._metric_table import SCORE_DEFAULT, group_eval, metrics
 from clfeval._validate import (
     NOT_GIVEN,
@@ -154,7 +154,7 @@ class Report:
 
         For the page with charts, see :func:`clfeval.report_html`.
         """
-        from clfeval._html import HTML, render_html
+        from clfeval.pages._html import HTML, render_html
 
         page = render_html(
             self.title, [(self.title, str(self)), ("Table", HTML(self._repr_html_()))]
@@ -208,6 +208,7 @@ def html_table(frame: pl.DataFrame, digits: int) -> str:
     )
 
 
+@frame_input("report")
 def report(
     data: Frame,
     y: str,

@@ -7,20 +7,32 @@ from typing import Any
 
 import polars as pl
 
-from clfeval import _options
-from clfeval._chart_data import (
+from clfeval import _counts, _curves, _metric_table, _options, _prob, _score, _thresholds
+from clfeval._models import MODEL
+from clfeval._validate import prepare
+from clfeval.charts._calibration import calibration as calibration_chart
+from clfeval.charts._compare import compare as compare_chart
+from clfeval.charts._confusion import confusion_matrix as confusion_matrix_chart
+from clfeval.charts._curves import det as det_chart
+from clfeval.charts._curves import gain as gain_chart
+from clfeval.charts._curves import lift as lift_chart
+from clfeval.charts._curves import pr as pr_chart
+from clfeval.charts._curves import roc as roc_chart
+from clfeval.charts._data import (
     MAX_BINS,
     MAX_POINTS,
     MAX_SERIES,
     SIZE_COLUMN,
-    _fold_data,
-    _per_group,
     check_threshold,
+    fold_note,
     noted,
-    score_histogram,
+    other_name,
     top_classes,
 )
-from clfeval._models import MODEL
+from clfeval.charts._explorer import explorer as explorer_chart
+from clfeval.charts._scores import score_histogram
+from clfeval.charts._scores import scores as scores_chart
+from clfeval.charts._thresholds import thresholds as thresholds_chart
 
 
 class PlotNamespace:
@@ -79,13 +91,11 @@ class PlotNamespace:
         missing: Any = "raise",
     ) -> Any:
         """Heatmap of :func:`clfeval.confusion_matrix`; see :func:`clfeval.charts.confusion_matrix`."""
-        import clfeval
-        from clfeval import charts
 
         # the one-vs-rest counts check the data and give each class's support, linear in
         # classes; the full matrix has every pair of classes, so over MAX_CLASSES + 1 classes
         # it is computed on the data with the rarer classes relabelled as one "other"
-        table = clfeval.counts(
+        table = _counts.counts(
             self._df, y, yhat, labels=labels, by=by, weight=weight, missing=missing
         )
         table = table.collect() if isinstance(table, pl.LazyFrame) else table
@@ -93,13 +103,12 @@ class PlotNamespace:
         if labels is None:
             support = support.sort("label", nulls_last=True)
         top = top_classes(support)
-        data, note, pooled = self._df, None, None
+        data, note = self._df, None
         if top is not None:
-            data, labels, note = _fold_data(
+            data, labels, note = fold_data(
                 data, y, yhat, table.schema["label"], top, support.height
             )
-            pooled = labels[-1]
-        frame = clfeval.confusion_matrix(
+        frame = _counts.confusion_matrix(
             data,
             y,
             yhat,
@@ -109,7 +118,7 @@ class PlotNamespace:
             weight=weight,
             missing=missing,
         )
-        chart = charts.confusion_matrix(self._sized(frame, y, by, weight), pooled=pooled)
+        chart = confusion_matrix_chart(self._sized(frame, y, by, weight))
         return noted(chart, [note])
 
     def roc(
@@ -129,10 +138,8 @@ class PlotNamespace:
     ) -> Any:
         """ROC curve of :func:`clfeval.roc_curve`, AUROC from :func:`clfeval.auroc` in the legend
         (binary) or the curve's area (one-vs-rest); see :func:`clfeval.charts.roc`."""
-        import clfeval
-        from clfeval import charts
 
-        curve = clfeval.roc_curve(
+        curve = _curves.roc_curve(
             self._df,
             y,
             score,
@@ -147,10 +154,10 @@ class PlotNamespace:
         )
         area = None
         if isinstance(score, str) and labels is None:  # binary: the metric of the rows
-            expr = clfeval.auroc(y, score, pos_label=pos_label, weight=weight)
-            area = _per_group(self._usable(score, nonfinite), expr, by, "auroc")
+            expr = _score.auroc(y, score, pos_label=pos_label, weight=weight)
+            area = per_group(self._usable(score, nonfinite), expr, by, "auroc")
         curve = self._sized(curve, y, by, weight)
-        return charts.roc(curve, auroc=area, threshold=threshold, max_points=max_points)
+        return roc_chart(curve, auroc=area, threshold=threshold, max_points=max_points)
 
     def pr(
         self,
@@ -169,10 +176,8 @@ class PlotNamespace:
     ) -> Any:
         """Precision-recall curve of :func:`clfeval.pr_curve`, average precision from
         :func:`clfeval.average_precision` in the legend; see :func:`clfeval.charts.pr`."""
-        import clfeval
-        from clfeval import charts
 
-        curve = clfeval.pr_curve(
+        curve = _curves.pr_curve(
             self._df,
             y,
             score,
@@ -186,10 +191,10 @@ class PlotNamespace:
         )
         ap = None
         if isinstance(score, str) and labels is None:  # binary: the metric of the rows
-            expr = clfeval.average_precision(y, score, pos_label=pos_label, weight=weight)
-            ap = _per_group(self._usable(score, nonfinite), expr, by, "average_precision")
+            expr = _score.average_precision(y, score, pos_label=pos_label, weight=weight)
+            ap = per_group(self._usable(score, nonfinite), expr, by, "average_precision")
         curve = self._sized(curve, y, by, weight)
-        return charts.pr(curve, average_precision=ap, threshold=threshold, max_points=max_points)
+        return pr_chart(curve, average_precision=ap, threshold=threshold, max_points=max_points)
 
     def det(
         self,
@@ -206,10 +211,8 @@ class PlotNamespace:
         nonfinite: Any = "raise",
     ) -> Any:
         """DET curve of :func:`clfeval.det_curve`; see :func:`clfeval.charts.det`."""
-        import clfeval
-        from clfeval import charts
 
-        curve = clfeval.det_curve(
+        curve = _curves.det_curve(
             self._df,
             y,
             score,
@@ -221,7 +224,7 @@ class PlotNamespace:
             missing=missing,
             nonfinite=nonfinite,
         )
-        return charts.det(self._sized(curve, y, by, weight), max_points=max_points)
+        return det_chart(self._sized(curve, y, by, weight), max_points=max_points)
 
     def thresholds(
         self,
@@ -241,10 +244,8 @@ class PlotNamespace:
     ) -> Any:
         """Metrics against the threshold, from :func:`clfeval.thresholds`; see
         :func:`clfeval.charts.thresholds`."""
-        import clfeval
-        from clfeval import charts
 
-        table = clfeval.thresholds(
+        table = _thresholds.thresholds(
             self._df,
             y,
             score,
@@ -257,7 +258,7 @@ class PlotNamespace:
             nonfinite=nonfinite,
         )
         table = self._sized(table, y, by, weight)
-        return charts.thresholds(table, metrics=metrics, threshold=threshold, max_points=max_points)
+        return thresholds_chart(table, metrics=metrics, threshold=threshold, max_points=max_points)
 
     def calibration(
         self,
@@ -276,11 +277,9 @@ class PlotNamespace:
     ) -> Any:
         """Reliability diagram of :func:`clfeval.calibration`, ECE from :func:`clfeval.ece`
         for uniform bins; see :func:`clfeval.charts.calibration`."""
-        import clfeval
-        from clfeval import charts
 
         n_bins = _options.n_bins(n_bins)  # 1 to 1,000: the chart's rows are bounded
-        frame = clfeval.calibration(
+        frame = _prob.calibration(
             self._df,
             y,
             proba,
@@ -298,9 +297,9 @@ class PlotNamespace:
         if (
             strategy == "uniform" and models is None and isinstance(proba, str) and labels is None
         ):  # per model: the bins' own ECE
-            expr = clfeval.ece(y, proba, pos_label=pos_label, n_bins=n_bins, weight=weight)
-            ece = _per_group(self._usable(proba, nonfinite), expr, by, "ece")
-        return charts.calibration(self._sized(frame, y, by, weight), ece=ece)
+            expr = _prob.ece(y, proba, pos_label=pos_label, n_bins=n_bins, weight=weight)
+            ece = per_group(self._usable(proba, nonfinite), expr, by, "ece")
+        return calibration_chart(self._sized(frame, y, by, weight), ece=ece)
 
     def scores(
         self,
@@ -308,26 +307,26 @@ class PlotNamespace:
         score: str,
         *,
         threshold: float | None = 0.5,
+        pos_label: Any = 1,
         n_bins: int = 40,
         by: Any = None,
         weight: str | None = None,
         missing: Any = "raise",
         nonfinite: Any = "raise",
     ) -> Any:
-        """Score histogram per actual class with the rule ``score >= threshold``, binned by
-        :func:`clfeval.charts.score_histogram` (``n_bins`` from 1 to 1,000).
+        """Score histogram per actual class with the rule ``score >= threshold`` (the class
+        ``pos_label`` drawn filled), binned by :func:`clfeval.charts.score_histogram`
+        (``n_bins`` from 1 to 1,000).
 
         The data gets the checks of every other chart: nulls raise unless
         ``missing="drop"``, NaN and infinite scores unless ``nonfinite="drop"``."""
-        from clfeval import charts
-        from clfeval._validate import prepare as checked
 
         _options.column_name("score", score)
         threshold = check_threshold(threshold)
         n_bins = _options.positive_int(
             "n_bins", n_bins, high=MAX_BINS, hint="n_bins is the number of score bins, e.g. 40"
         )
-        prep = checked(
+        prep = prepare(
             self._df,
             y=y,
             score=score,
@@ -338,7 +337,7 @@ class PlotNamespace:
             classes=False,
         )
         hist = score_histogram(prep.frame, y, score, by=by, n_bins=n_bins, weight=weight)
-        return charts.scores(hist, threshold=threshold)
+        return scores_chart(hist, threshold=threshold, pos_label=pos_label)
 
     def gain(
         self,
@@ -355,10 +354,8 @@ class PlotNamespace:
         nonfinite: Any = "raise",
     ) -> Any:
         """Cumulative gain of :func:`clfeval.gain_curve`; see :func:`clfeval.charts.gain`."""
-        import clfeval
-        from clfeval import charts
 
-        curve = clfeval.gain_curve(
+        curve = _curves.gain_curve(
             self._df,
             y,
             score,
@@ -370,7 +367,7 @@ class PlotNamespace:
             missing=missing,
             nonfinite=nonfinite,
         )
-        return charts.gain(self._sized(curve, y, by, weight), max_points=max_points)
+        return gain_chart(self._sized(curve, y, by, weight), max_points=max_points)
 
     def lift(
         self,
@@ -387,10 +384,8 @@ class PlotNamespace:
         nonfinite: Any = "raise",
     ) -> Any:
         """Lift of :func:`clfeval.lift_curve`; see :func:`clfeval.charts.lift`."""
-        import clfeval
-        from clfeval import charts
 
-        curve = clfeval.lift_curve(
+        curve = _curves.lift_curve(
             self._df,
             y,
             score,
@@ -402,7 +397,7 @@ class PlotNamespace:
             missing=missing,
             nonfinite=nonfinite,
         )
-        return charts.lift(self._sized(curve, y, by, weight), max_points=max_points)
+        return lift_chart(self._sized(curve, y, by, weight), max_points=max_points)
 
     def compare(
         self,
@@ -421,10 +416,8 @@ class PlotNamespace:
     ) -> Any:
         """Metrics of :func:`clfeval.metrics` per group (``by``: models, segments) as a dot
         plot; see :func:`clfeval.charts.compare`."""
-        import clfeval
-        from clfeval import charts
 
-        table = clfeval.metrics(
+        table = _metric_table.metrics(
             self._df,
             y,
             yhat,
@@ -441,7 +434,7 @@ class PlotNamespace:
         keys = by
         if models is not None:
             keys = [MODEL, *([by] if isinstance(by, str) else list(by or []))]
-        return charts.compare(self._sized(table, y, by, weight), by=keys, metrics=metrics)
+        return compare_chart(self._sized(table, y, by, weight), by=keys, metrics=metrics)
 
     def explorer(
         self,
@@ -458,10 +451,8 @@ class PlotNamespace:
     ) -> Any:
         """Interactive threshold explorer over :func:`clfeval.thresholds`; see
         :func:`clfeval.charts.explorer`."""
-        import clfeval
-        from clfeval import charts
 
-        table = clfeval.thresholds(
+        table = _thresholds.thresholds(
             self._df,
             y,
             score,
@@ -472,4 +463,51 @@ class PlotNamespace:
             nonfinite=nonfinite,
         )
         table = self._sized(table, y, by, weight)
-        return charts.explorer(table, threshold=threshold, max_points=max_points)
+        return explorer_chart(table, threshold=threshold, max_points=max_points)
+
+
+def per_group(
+    frame: pl.DataFrame | pl.LazyFrame, expr: pl.Expr, by: str | Sequence[str] | None, name: str
+) -> pl.DataFrame:
+    """``expr`` evaluated once per group (keys first, then ``name``), or once."""
+    keys = [by] if isinstance(by, str) else list(by or [])
+    lf = frame.lazy()
+    out = (
+        lf.group_by(keys, maintain_order=True).agg(expr.alias(name))
+        if keys
+        else lf.select(expr.alias(name))
+    )
+    return out.collect()
+
+
+def fold_data(
+    data: pl.DataFrame | pl.LazyFrame,
+    y: str,
+    yhat: str,
+    dtype: pl.DataType,
+    top: Sequence[Any],
+    n: int,
+) -> tuple[pl.DataFrame | pl.LazyFrame, list[str], str]:
+    """``data`` with ``y`` and ``yhat`` as text, every class but ``top`` renamed to one
+    "other" (nulls stay null), the labels to pass on, and the note saying so."""
+    shown = pl.Series(list(top), dtype=dtype).cast(pl.String).to_list()
+    other = other_name(n - len(shown), shown)
+
+    def fold(c: str) -> pl.Expr:
+        raw = pl.col(c)
+        bad = raw.is_null()
+        if data.collect_schema()[c].is_float():  # a NaN label is missing, as a null
+            bad = bad | raw.is_nan()
+        text = raw.cast(dtype, strict=False).cast(pl.String)  # classes are checked already
+        return (
+            pl.when(bad)
+            .then(pl.lit(None, pl.String))
+            .when(text.is_in(shown))
+            .then(text)
+            .otherwise(pl.lit(other))
+            .alias(c)
+        )
+
+    folded = data.with_columns([fold(c) for c in dict.fromkeys([y, yhat])])
+    note = fold_note(len(shown), n, other, "the row and column")
+    return folded, [*shown, other], note
