@@ -465,8 +465,9 @@ def _wide(
         pl.col(measure).filter(pl.col("predicted") == value).sum().alias(name)
         for value, name in zip(labels, names)
     ]
-    wide = long.group_by([*by, "actual"], maintain_order=True).agg(cells)
-    return wide.select(*by, "actual", *names)
+    # keys then cells, in this order already: no select by name, which would read a class
+    # named '*' or '^...$' as a wildcard or a pattern
+    return long.group_by([*by, "actual"], maintain_order=True).agg(cells)
 
 
 @frame_input("counts")
