@@ -67,9 +67,13 @@ HANDLED = {
     "command-line/text-1": ("test_error_transcript", "the $ command; stderr is the shown line"),
     "scaling/python-1": ("test_scaling_polars", "with the Python section's imports"),
     "scaling/sql-1": ("test_scaling_duckdb", "its comment's command, then the duckdb CLI"),
-    "scaling/python-2": ("test_scaling_spark", "with SPARK_PRELUDE, on a local Spark"),
+    "scaling/python-2": (
+        "test_scaling_spark_frame",
+        "with SPARK_PRELUDE, on a local Spark; the printed frame and report are Polars'",
+    ),
+    "scaling/python-3": ("test_scaling_spark", "with SPARK_PRELUDE, on a local Spark"),
     "scaling/bash-1": ("test_scaling_bash", "in an empty directory"),
-    "scaling/python-3": (
+    "scaling/python-4": (
         "test_scaling_run",
         "PGHOST at the suite's PostgreSQL server (a warehouse database with preds), and a local "
         "Spark session with a preds view (SPARK_PRELUDE)",
@@ -588,7 +592,7 @@ def test_scaling_spark(scaling_dir: Path, preds: pl.DataFrame) -> None:
     """The shown rows are points of scikit-learn's ROC curve of their model (cells that
     ``show()`` cut short, ending in ``...``, are left out)."""
     require("java", "Spark needs Java 17: run .ci/spark-setup.sh")
-    done = run_python(BLOCKS["scaling/python-2"], scaling_dir, SPARK_PRELUDE)
+    done = run_python(BLOCKS["scaling/python-3"], scaling_dir, SPARK_PRELUDE)
     header, *rows = [
         [cell.strip() for cell in line.strip("|").split("|")]
         for line in done.stdout.splitlines()
@@ -604,6 +608,17 @@ def test_scaling_spark(scaling_dir: Path, preds: pl.DataFrame) -> None:
         expected = points[(model, float(threshold))]
         for cell, value in zip(rates, expected):
             assert cell.endswith("...") or float(cell) == approx(value), (model, threshold)
+
+
+@pytest.mark.spark
+def test_scaling_spark_frame(scaling_dir: Path, preds: pl.DataFrame) -> None:
+    """A Spark DataFrame into ce.metrics and ce.report: the same printout as from Polars."""
+    require("java", "Spark needs Java 17: run .ci/spark-setup.sh")
+    done = run_python(BLOCKS["scaling/python-2"], scaling_dir, SPARK_PRELUDE)
+    frame = pl.read_parquet(scaling_dir / "preds" / "*.parquet")
+    want = str(ce.metrics(frame, "label", "pred", score="score", by="model").sort("model"))
+    want += "\n" + str(ce.report(frame, "label", "pred")) + "\n"
+    assert done.stdout == want
 
 
 def test_scaling_bash(tmp_path: Path) -> None:
@@ -632,7 +647,7 @@ def test_scaling_run(scaling_dir: Path, preds: pl.DataFrame, postgres) -> None:
         + SPARK_PRELUDE
         + "spark.read.parquet('preds').createOrReplaceTempView('preds')\n"
     )
-    done = run_python(BLOCKS["scaling/python-3"], scaling_dir, prelude)
+    done = run_python(BLOCKS["scaling/python-4"], scaling_dir, prelude)
     want = ce.metrics(preds, "label", "pred", by="model").sort("model")
     with pl.Config(tbl_rows=-1, tbl_cols=-1, fmt_str_lengths=100):
         shown = str(want)

@@ -12,6 +12,8 @@
   and a read-only one works). Any other call (``report``, ``baseline``, ``best_threshold``,
   ``threshold_counts``, ``report_html``, the charts, an option without an SQL spelling such
   as ``models=`` or ``normalize=``) reads the relation's rows through the Arrow stream.
+- A PySpark DataFrame stays in Spark (:mod:`clfeval._spark`): the functions with generated
+  SQL run it there; any other call is refused, since its rows are never collected.
 - Anything else is an :class:`InputError` naming the argument.
 
 :func:`frame_input` applies this to a frame function. The results are the same whichever way
@@ -30,6 +32,8 @@ from typing import Any, TypeVar
 import duckdb
 import polars as pl
 
+from clfeval._spark import call as spark_call
+from clfeval._spark import is_spark
 from clfeval.exceptions import InputError
 
 Frame = pl.DataFrame | pl.LazyFrame
@@ -102,6 +106,8 @@ def frame_input(name: str) -> Callable[[F], F]:
                 twin = _twin_call(name, signature, data, args, kwargs)
                 if twin is not None:
                     return twin()
+            if is_spark(data):  # evaluated inside Spark, or refused: never collected
+                return spark_call(name, signature, data, args, kwargs)
             return fn(as_polars(data), *args, **kwargs)
 
         return run  # type: ignore[return-value]
