@@ -348,8 +348,9 @@ def test_spark_dataframe_in_equals_polars(spark) -> None:
     assert str(ce.report(sdf, "y", "yhat", by="g2")) == str(ce.report(df, "y", "yhat", by="g2"))
     assert str(ce.report(sdf, "y", "yhat", digits=4)) == str(ce.report(df, "y", "yhat", digits=4))
     bad = spark.createDataFrame(
-        pl.DataFrame({"y": [0, 1, 1], "yt": ["0", "1", "1"], "s": [0.2, 1.4, 0.7],
-                      "w": [1.0, -1.0, 1.0]}).to_arrow()  # fmt: skip
+        pl.DataFrame(
+            {"y": [0, 1, 1], "yt": ["0", "1", "1"], "s": [0.2, 1.4, 0.7], "w": [1.0, -1.0, 1.0]}
+        ).to_arrow()
     )
     polars_bad = pl.from_arrow(bad.toArrow())
     for fn in (
