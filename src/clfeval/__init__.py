@@ -7,6 +7,7 @@ Every metric is a Polars expression (``ce.f1("y", "yhat")``) and a DuckDB macro
 
 from clfeval import datasets, sql
 from clfeval._baseline import baseline
+from clfeval._bootstrap import bootstrap
 from clfeval._counts import confusion_matrix, counts
 from clfeval._curves import (
     det_curve,
@@ -52,6 +53,7 @@ __all__ = [
     "balanced_accuracy",
     "baseline",
     "best_threshold",
+    "bootstrap",
     "brier",
     "calibration",
     "cohen_kappa",

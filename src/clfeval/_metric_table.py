@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from clfeval import _label, _metrics, _options
+from clfeval import _bootstrap, _label, _metrics, _options
 from clfeval._counts import (
     COUNTS_COLUMNS,
     N,
@@ -21,6 +21,8 @@ from clfeval._counts import (
     ovr_from_counts,
     pairs_of,
 )
+from clfeval._curves import POS, S
+from clfeval._draws import REP
 from clfeval._frames import as_polars
 from clfeval._models import Models, comparable
 from clfeval._validate import (
@@ -157,6 +159,9 @@ def metrics(
     multi_class: Literal["ovr", "ovo"] = "ovr",
     kappa_weights: Literal["linear", "quadratic"] | None = None,
     max_fpr: float | None = None,
+    ci: float | None = None,
+    n_boot: int = 1_000,
+    seed: int = 0,
     models: Models = None,
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
@@ -180,9 +185,14 @@ def metrics(
     wide frame: a list, ``{name: column}``, or ``{name: {"yhat": ..., "score": ...}}``;
     one row per model, with a ``model`` column first.
 
+    ``ci=0.95`` adds ``<metric>_lo``, ``<metric>_hi`` after each metric (percentile
+    intervals of ``n_boot`` Poisson bootstrap replicates drawn from the count tables,
+    reproducible for a ``seed``; binary scores only) and ``<metric>_n_undefined``, the null
+    replicates left out, at the end (:func:`clfeval.bootstrap`).
+
     See Also
     --------
-    clf_metrics : the SQL twin.
+    clf_metrics : the SQL twin (``clf_metrics_ci`` with intervals).
 
     Examples
     --------
@@ -190,6 +200,40 @@ def metrics(
     >>> metrics(df, "y", "yhat", metrics=["accuracy", "recall"]).row(0)
     (0.75, 0.6666666666666666)
     """
+    return evaluate(
+        data, y, yhat, score=score, metrics=metrics, average=average, pos_label=pos_label,
+        labels=labels, zero_division=zero_division, beta=beta, multi_class=multi_class,
+        kappa_weights=kappa_weights, max_fpr=max_fpr, ci=ci, n_boot=n_boot, seed=seed, by=by,
+        weight=weight, missing=missing, nonfinite=nonfinite,
+    )  # fmt: skip
+
+
+def evaluate(
+    data: Frame,
+    y: str,
+    yhat: str | None,
+    *,
+    score: Any,
+    metrics: Sequence[str] | None,
+    average: _label.Average,
+    pos_label: Any,
+    labels: Sequence[Any] | None,
+    zero_division: _label.ZeroDivision,
+    beta: float,
+    multi_class: Literal["ovr", "ovo"],
+    kappa_weights: Literal["linear", "quadratic"] | None,
+    max_fpr: float | None,
+    ci: float | None,
+    n_boot: int,
+    seed: int,
+    by: str | Sequence[str] | None,
+    weight: str | None,
+    missing: Literal["raise", "drop"],
+    nonfinite: Literal["raise", "drop"],
+    replicates: bool = False,
+) -> Frame:
+    """:func:`metrics`; with ``replicates``, the bootstrap replicates instead
+    (:func:`clfeval.bootstrap`)."""
     data = as_polars(data)
     labels = _options.labels(labels)
     check_options(average=average, labels=labels, zero_division=zero_division)
@@ -207,6 +251,8 @@ def metrics(
         (None, "linear", "quadratic"),
         "cohen_kappa's weights: how far apart two classes are in the class order",
     )
+    level, n_boot, seed = _bootstrap.check(ci, n_boot, seed)
+    boot = replicates or level is not None
     if yhat is None and score is None:
         raise InputError(
             "metrics needs yhat= or score=",
@@ -241,6 +287,13 @@ def metrics(
                 hint="pass the score/probability column",
             )
     data, scores = expand_list_scores(data, score, labels)
+    if boot and not isinstance(scores, str | None) and any(n in SCORE_DEFAULT for n in names):
+        raise InputError(
+            "bootstrap intervals take one binary score column, not per-class scores",
+            role="score",
+            rule="score_labels",
+            hint="pass metrics= with label metrics only, or one score column of pos_label",
+        )
     binary_score = isinstance(scores, str) and any(n in SCORE_DEFAULT for n in names)
     # binary label metrics on eager data check pos_label against the classes found (after
     # the multiclass check, in scikit-learn's order); lazy data and scores check its kind
@@ -282,16 +335,33 @@ def metrics(
         "score_average": "macro" if average == "binary" else average,
     }
     parts: list[pl.LazyFrame] = []
+    boots: list[pl.LazyFrame] = []  # replicates of the label and of the score metrics
+    score_names = [n for n in names if n in SCORE_DEFAULT]
     if label_names:
         assert yhat is not None
         prep, pairs, yhat = pairs_of(prep, y, yhat, weight, labels)
         if any(n in AVERAGED for n in label_names):
             _check_binary(prep, y, average, pos_label, labels)
+        if boot:
+            boots.append(_label_boot(prep, pairs, y, yhat, weight, label_names, opts, n_boot, seed))
         if average is None:
-            out = _per_class(pairs, prep.by, y, yhat, label_names, opts)
+            out = per_class(pairs, prep.by, y, yhat, label_names, opts)
+            if boot:
+                return _finish_boot(prep, out, boots, [*by_cols, "label"], label_names, level)
             return prep.finish(with_excluded(out, prep))
         parts += label_parts(pairs, by_cols, y, yhat, label_names, opts)
-    score_names = [n for n in names if n in SCORE_DEFAULT]
+    if boot and score_names:
+        assert isinstance(scores, str)
+        cells = _bootstrap.score_cells(prep, y, scores, pos_label, weight)
+        keys = [*by_cols, S, POS]
+
+        def scored(c: pl.LazyFrame, r: pl.LazyFrame) -> pl.LazyFrame:
+            reps = _bootstrap.replicate_counts(c, r, seed, keys, weight is not None)
+            return _bootstrap.score_replicates(reps, by_cols, score_names, max_fpr)
+
+        boots.append(_bootstrap.run(cells, n_boot, scored, prep.eager))
+    if replicates:
+        return _finish_boot(prep, None, boots, by_cols, names, None)
     ranked = [n for n in score_names if n in RANKED] if isinstance(scores, str) else []
     part = _ranked_part(prep, y, scores, ranked, pos_label, weight, max_fpr) if ranked else None
     if part is not None:
@@ -308,7 +378,67 @@ def metrics(
     out = out.select(*by_cols, *names)
     if by_cols:
         out = out.sort(by_cols, nulls_last=True)
+    if boot:
+        return _finish_boot(prep, out, boots, by_cols, names, level)
     return prep.finish(with_excluded(out, prep))
+
+
+def _label_boot(
+    prep: Prepared,
+    pairs: pl.LazyFrame,
+    y: str,
+    yhat: str,
+    weight: str | None,
+    names: list[str],
+    opts: dict[str, Any],
+    n_boot: int,
+    seed: int,
+) -> pl.LazyFrame:
+    """The label metrics of every replicate: ``(by..., __clf_rep, [label,] names...)``."""
+    cells = _bootstrap.label_cells(prep, pairs, [y, yhat], weight)
+    keys = [*prep.by, y, yhat]
+
+    def labelled(c: pl.LazyFrame, r: pl.LazyFrame) -> pl.LazyFrame:
+        reps = _bootstrap.replicate_counts(c, r, seed, keys, weight is not None)
+        return _bootstrap.label_replicates(reps, prep.by, y, yhat, names, opts)
+
+    return _bootstrap.run(cells, n_boot, labelled, prep.eager)
+
+
+def _finish_boot(
+    prep: Prepared,
+    out: pl.LazyFrame | None,
+    boots: list[pl.LazyFrame],
+    keys: list[str],
+    names: list[str],
+    level: float | None,
+) -> Frame:
+    """The replicates (``out`` None) or ``out`` with intervals from them."""
+    reps = boots[0]
+    for part in boots[1:]:
+        reps = reps.join(part, on=[*prep.by, REP], how="inner", nulls_equal=True)
+    if out is None:
+        columns = [*prep.by, pl.col(REP).alias(_bootstrap.REPLICATE), *names]
+        return prep.finish(
+            reps.select(columns).sort([*prep.by, _bootstrap.REPLICATE], nulls_last=True)
+        )
+    assert level is not None
+    shown = [n for n in names if n != "support"]
+    ints = _bootstrap.intervals(reps, keys, shown, level)
+    joined = out.join(
+        ints,
+        on=keys or None,
+        how="left" if keys else "cross",
+        nulls_equal=True,
+        maintain_order="left",
+    )
+    order = [
+        c
+        for name in out.collect_schema().names()
+        for c in ((name, f"{name}_lo", f"{name}_hi") if name in shown else (name,))
+    ]
+    joined = joined.select(*order, *[f"{n}_n_undefined" for n in shown])
+    return prep.finish(with_excluded(joined, prep))
 
 
 def _ranked_part(
@@ -378,7 +508,7 @@ def with_excluded(out: pl.LazyFrame, prep: Prepared) -> pl.LazyFrame:
     return joined.select(*prep.by, "n_excluded", pl.exclude([*prep.by, "n_excluded"]))
 
 
-def _per_class(
+def per_class(
     pairs: pl.LazyFrame, by: list[str], y: str, yhat: str, names: list[str], opts: dict[str, Any]
 ) -> pl.LazyFrame:
     """``average=None``: by..., label, then the per-class metrics (support from the counts)."""

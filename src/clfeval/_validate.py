@@ -62,7 +62,7 @@ __all__ = [  # the schema checks are re-exported: every front door imports check
 Frame = pl.DataFrame | pl.LazyFrame
 Missing = Literal["raise", "drop"]
 MAX_EXAMPLES = 5
-KEYS = ("label", "actual", "predicted", "threshold", "bin", "strategy")  # never nulled
+KEYS = ("label", "actual", "predicted", "threshold", "bin", "strategy", "replicate")  # never nulled
 _BAD = "__clf_bad"
 
 

@@ -1,0 +1,261 @@
+"""Intervals for every metric by the Poisson bootstrap on counts, never on rows.
+
+In the Poisson bootstrap each row gets a Poisson(1) weight; n rows of one cell of a count
+table then weigh a Poisson(n) in total, so a replicate is one Poisson draw per cell
+(:mod:`clfeval._draws`, the same draws in DuckDB). Label metrics are replicated from the
+``(by, y, yhat, n)`` table of the count layer, ranking and probability metrics from the
+``(by, score, positive, n)`` table of distinct scores: every metric of a replicate is the
+metric's own formula on the replicate's counts, over the classes of the data (a class drawn
+zero times stays, with no support, as ``labels=`` keeps it).
+
+Decisions, each written down in the README (section *Uncertainty*):
+
+* intervals are percentile intervals: the α/2 and 1 − α/2 quantiles of the replicates,
+  linearly interpolated (NumPy's default; DuckDB's ``quantile_cont``);
+* a replicate whose value is null (AUROC of a one-class replicate, a ratio with
+  ``zero_division=None``) is left out of the interval and counted in ``<metric>_n_undefined``;
+  with the default ``zero_division=0.0`` a ratio is 0 there, as the metric itself;
+* weights: a cell of total weight W = Σw and Σw² = V gets (V/W)·Poisson(W²/V), the draw whose
+  mean and variance are those of the row-level Poisson bootstrap Σ wᵢ·Poisson(1) (exactly
+  its law when the weights of a cell are equal, e.g. integer counts of a pre-aggregated
+  table evaluated with a weight column of ones);
+* label and score metrics are drawn from their own tables (score cells are numbered from
+  2⁴⁶), so within each family a replicate is joint, across the families independent;
+* cost: cells × replicates; the label tables are small, a score table has one cell per
+  distinct score and class, as many as the rows for continuous scores: replicates are then
+  evaluated in batches of at most :data:`BUDGET` cells (memory stays bounded, time grows
+  with rows × n_boot). For the AUROC of continuous scores, DeLong's interval
+  (:func:`clfeval.auroc_ci`) costs one sort.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
+
+import polars as pl
+
+from clfeval import _draws, _options
+from clfeval._counts import N
+from clfeval._curves import POS, S, W, binary_long, counts_frame
+from clfeval._draws import CELL, DRAW, LAM, REP, SCALE
+from clfeval._frames import as_polars
+from clfeval._validate import Frame, Prepared
+
+__all__ = ["bootstrap"]
+
+BUDGET = 1 << 22  # replicate cells (cells × replicates) evaluated at once
+SCORE_OFFSET = 1 << 46  # score cells are numbered from here: no uniform is shared
+REPLICATE = "replicate"
+V = "__clf_v"  # the sum of squared weights of a cell
+SCORE_METRICS = ("auroc", "average_precision", "log_loss", "brier")
+Evaluate = Callable[[pl.LazyFrame], pl.LazyFrame]
+
+
+# --- count tables with their cells numbered -------------------------------------------------
+
+
+def _numbered(counts: pl.LazyFrame, keys: list[str], weighted: bool, offset: int) -> pl.LazyFrame:
+    """``counts`` (``keys``, ``__clf_n`` and, weighted, ``__clf_v``) sorted by ``keys``
+    (nulls last, as DuckDB orders the group struct), each row a cell numbered from
+    ``offset``, with its Poisson mean ``__clf_lam`` and scale ``__clf_scale``."""
+    n = pl.col(N).cast(pl.Float64)
+    out = counts.sort(keys, nulls_last=True, maintain_order=True).with_row_index(CELL)
+    out = out.with_columns((pl.col(CELL).cast(pl.UInt64) + pl.lit(offset, pl.UInt64)).alias(CELL))
+    if not weighted:
+        return out.with_columns(n.alias(LAM))
+    v = pl.col(V)
+    return out.with_columns(
+        pl.when(v > 0).then(n * n / v).otherwise(0.0).alias(LAM),
+        pl.when(n > 0).then(v / n).otherwise(0.0).alias(SCALE),
+    )
+
+
+def label_cells(
+    prep: Prepared, pairs: pl.LazyFrame, labels: Sequence[str], weight: str | None
+) -> pl.LazyFrame:
+    """The cells of the ``(by, *labels)`` table: from the pairs frame of the count layer, or,
+    with a weight, one more group-by for the sums of squared weights."""
+    keys = [*prep.by, *labels]
+    if weight is None:
+        counts = pairs.select(*keys, N)
+    else:
+        w = pl.col(weight).cast(pl.Float64)
+        counts = prep.frame.group_by(keys).agg(w.sum().alias(N), (w * w).sum().alias(V))
+    return _numbered(counts, keys, weight is not None, 0)
+
+
+def score_cells(
+    prep: Prepared, y: str, score: str, pos_label: Any, weight: str | None
+) -> pl.LazyFrame:
+    """The cells of the ``(by, score, positive)`` table (one per distinct score and class)."""
+    long = binary_long(prep, y, score, pos_label, weight)
+    keys = [*prep.by, S, POS]
+    if weight is None:
+        counts = long.group_by(keys).agg(pl.len().cast(pl.Int64).alias(N))
+    else:
+        counts = long.group_by(keys).agg(pl.col(W).sum().alias(N), (pl.col(W) ** 2).sum().alias(V))
+    return _numbered(counts, keys, weight is not None, SCORE_OFFSET)
+
+
+# --- replicates -----------------------------------------------------------------------------
+
+
+def replicate_counts(
+    cells: pl.LazyFrame, reps: pl.LazyFrame, seed: int, keys: Sequence[str], weighted: bool
+) -> pl.LazyFrame:
+    """``(*keys, __clf_rep, __clf_n)``: each cell's draw in each replicate."""
+    drawn = _draws.draw(
+        cells.select(*keys, CELL, LAM, *([SCALE] if weighted else [])), reps, seed, weighted
+    )
+    return drawn.select(*keys, pl.col(REP).cast(pl.Int64), pl.col(DRAW).alias(N))
+
+
+def _replicates(start: int, stop: int) -> pl.LazyFrame:
+    return pl.LazyFrame({REP: pl.Series(range(start, stop), dtype=pl.UInt64)})
+
+
+def run(
+    cells: pl.LazyFrame,
+    n_boot: int,
+    evaluate: Callable[[pl.LazyFrame, pl.LazyFrame], pl.LazyFrame],
+    eager: bool,
+) -> pl.LazyFrame:
+    """``evaluate(cells, replicates)`` for every replicate, in batches of at most
+    :data:`BUDGET` cells × replicates; lazy input stays lazy (the batches run when the
+    result is collected, on the collected count table)."""
+
+    def batches(table: pl.DataFrame) -> pl.DataFrame:
+        per = max(1, BUDGET // max(1, table.height))
+        lf = table.lazy()
+        parts = [
+            evaluate(lf, _replicates(start, min(start + per, n_boot))).collect()
+            for start in range(0, n_boot, per)
+        ]
+        return pl.concat(parts, how="vertical")
+
+    if eager:
+        return batches(cells.collect()).lazy()
+    schema = evaluate(cells.clear(), _replicates(0, 0)).collect_schema()
+    return cells.map_batches(batches, schema=dict(schema), streamable=False)
+
+
+def label_replicates(
+    reps: pl.LazyFrame, by: list[str], y: str, yhat: str, names: list[str], opts: dict[str, Any]
+) -> pl.LazyFrame:
+    """``(*by, __clf_rep, [label,] *names)``: the label metrics of every replicate."""
+    from clfeval._metric_table import join_by, label_parts, per_class
+
+    keys = [*by, REP]
+    if opts["average"] is None:
+        return per_class(reps, keys, y, yhat, names, opts)
+    parts = label_parts(reps, keys, y, yhat, names, opts)
+    out = parts[0]
+    for part in parts[1:]:
+        out = join_by(out, part, keys)
+    return out.select(*keys, *names)
+
+
+def score_replicates(
+    reps: pl.LazyFrame, by: list[str], names: list[str], max_fpr: float | None
+) -> pl.LazyFrame:
+    """``(*by, __clf_rep, *names)`` from replicated score cells (``__clf_s``, ``__clf_pos``,
+    ``__clf_n``): AUROC and average precision from their threshold counts, log loss and
+    Brier as weighted means."""
+    from clfeval import _prob, _score
+    from clfeval._metric_table import group_eval, join_by
+
+    keys = [*by, REP]
+    rows = reps.rename({N: W})
+    parts = []
+    ranked = [n for n in names if n in ("auroc", "average_precision")]
+    if ranked:
+        table = counts_frame(rows, keys, True, "group", drop_zero=False, totals=False)
+        tps, fps = pl.col("tp"), pl.col("fp")
+        stats = {"auroc": _score.auroc_stat(max_fpr), "average_precision": _score.ap_stat}
+        parts.append(group_eval(table, keys, [stats[n](tps, fps).alias(n) for n in ranked]))
+    means = [n for n in names if n in ("log_loss", "brier")]
+    if means:
+        fn = {"log_loss": _prob.log_loss, "brier": _prob.brier}
+        exprs = [fn[n](POS, S, pos_label=True, weight=W).alias(n) for n in means]
+        parts.append(group_eval(rows, keys, exprs))
+    out = parts[0]
+    for part in parts[1:]:
+        out = join_by(out, part, keys)
+    return out.select(*keys, *names)
+
+
+def intervals(
+    reps: pl.LazyFrame, keys: list[str], names: Sequence[str], level: float
+) -> pl.LazyFrame:
+    """Per ``keys``: ``<metric>_lo``, ``<metric>_hi`` (percentile interval, nulls left
+    out) and ``<metric>_n_undefined`` (the null replicates)."""
+    from clfeval._metric_table import group_eval
+
+    a = (1.0 - level) / 2.0
+    exprs = []
+    for n in names:
+        exprs += [
+            pl.col(n).quantile(a, "linear").alias(f"{n}_lo"),
+            pl.col(n).quantile(1.0 - a, "linear").alias(f"{n}_hi"),
+            pl.col(n).null_count().cast(pl.Int64).alias(f"{n}_n_undefined"),
+        ]
+    return group_eval(reps, keys, exprs)
+
+
+# --- the public function ----------------------------------------------------------------------
+
+
+def bootstrap(
+    data: Frame,
+    y: str,
+    yhat: str | None = None,
+    *,
+    score: str | None = None,
+    metrics: Sequence[str] | None = None,
+    n_boot: int = 1_000,
+    seed: int = 0,
+    average: Literal["binary", "micro", "macro", "weighted"] | None = "binary",
+    pos_label: Any = 1,
+    labels: Sequence[Any] | None = None,
+    zero_division: float | None = 0.0,
+    beta: float = 1.0,
+    max_fpr: float | None = None,
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    missing: Literal["raise", "drop"] = "raise",
+    nonfinite: Literal["raise", "drop"] = "raise",
+) -> Frame:
+    """Poisson bootstrap replicates of metrics: ``by..., replicate``, one column per metric.
+
+    Replicate r of a metric is the metric of the count table whose cells are Poisson draws
+    around the data's counts (see the module notes); the same ``seed`` gives the same
+    replicates, in Polars and in DuckDB. A null replicate (AUROC of a one-class draw) stays
+    null. Metrics and options as :func:`clfeval.metrics` (binary scores only).
+
+    See Also
+    --------
+    clf_bootstrap, clf_bootstrap_scores : the SQL twins.
+    clfeval.metrics : ``ci=`` turns these replicates into percentile intervals.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 1], "yhat": [1, 0, 0, 1, 1, 1]})
+    >>> reps = bootstrap(df, "y", "yhat", metrics=["recall"], n_boot=200, seed=1)
+    >>> reps.columns, reps.height
+    (['replicate', 'recall'], 200)
+    """
+    from clfeval._metric_table import evaluate
+
+    return evaluate(
+        as_polars(data), y, yhat, score=score, metrics=metrics, average=average,
+        pos_label=pos_label, labels=labels, zero_division=zero_division, beta=beta,
+        multi_class="ovr", kappa_weights=None, max_fpr=max_fpr, ci=None, n_boot=n_boot,
+        seed=seed, by=by, weight=weight, missing=missing, nonfinite=nonfinite, replicates=True,
+    )  # fmt: skip
+
+
+def check(ci: Any, n_boot: Any, seed: Any, role: str = "ci") -> tuple[float | None, int, int]:
+    """The bootstrap options, canonical: ``(level or None, n_boot, seed)``."""
+    level = None if ci is None else _options.level(role, ci)
+    return level, _options.n_boot(n_boot), _options.seed(seed)
