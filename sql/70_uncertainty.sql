@@ -402,18 +402,18 @@ reps AS (
 ),
 ints AS (
     SELECT __clf_g,
-        _clf_lo(accuracy, _clf_checked_level(level)) AS accuracy_lo,
-        _clf_hi(accuracy, _clf_checked_level(level)) AS accuracy_hi,
-        _clf_lo(balanced_accuracy, _clf_checked_level(level)) AS balanced_accuracy_lo,
-        _clf_hi(balanced_accuracy, _clf_checked_level(level)) AS balanced_accuracy_hi,
-        _clf_lo(precision, _clf_checked_level(level)) AS precision_lo,
-        _clf_hi(precision, _clf_checked_level(level)) AS precision_hi,
-        _clf_lo(recall, _clf_checked_level(level)) AS recall_lo,
-        _clf_hi(recall, _clf_checked_level(level)) AS recall_hi,
-        _clf_lo(f1, _clf_checked_level(level)) AS f1_lo,
-        _clf_hi(f1, _clf_checked_level(level)) AS f1_hi,
-        _clf_lo(mcc, _clf_checked_level(level)) AS mcc_lo,
-        _clf_hi(mcc, _clf_checked_level(level)) AS mcc_hi,
+        _clf_lo(accuracy, level) AS accuracy_lo,
+        _clf_hi(accuracy, level) AS accuracy_hi,
+        _clf_lo(balanced_accuracy, level) AS balanced_accuracy_lo,
+        _clf_hi(balanced_accuracy, level) AS balanced_accuracy_hi,
+        _clf_lo(precision, level) AS precision_lo,
+        _clf_hi(precision, level) AS precision_hi,
+        _clf_lo(recall, level) AS recall_lo,
+        _clf_hi(recall, level) AS recall_hi,
+        _clf_lo(f1, level) AS f1_lo,
+        _clf_hi(f1, level) AS f1_hi,
+        _clf_lo(mcc, level) AS mcc_lo,
+        _clf_hi(mcc, level) AS mcc_hi,
         count_if(accuracy IS NULL) AS accuracy_n_undefined,
         count_if(balanced_accuracy IS NULL) AS balanced_accuracy_n_undefined,
         count_if(precision IS NULL) AS precision_n_undefined,
@@ -421,6 +421,7 @@ ints AS (
         count_if(f1 IS NULL) AS f1_n_undefined,
         count_if(mcc IS NULL) AS mcc_n_undefined
     FROM reps
+    WHERE _clf_checked_level(level) > 0
     GROUP BY __clf_g
 )
 SELECT point.* EXCLUDE (__clf_g, __clf_nogroup, accuracy, balanced_accuracy, precision, recall,
@@ -434,3 +435,356 @@ ORDER BY point.__clf_g;
 
 COMMENT ON MACRO TABLE clf_metrics_ci IS
 'Label metrics with percentile bootstrap intervals: (group columns..., accuracy, accuracy_lo, accuracy_hi, balanced_accuracy, ..., mcc, mcc_lo, mcc_hi, then accuracy_n_undefined ... mcc_n_undefined), the values of clf_metrics and the (1 - level) / 2 and (1 + level) / 2 quantiles (quantile_cont) of the clf_bootstrap replicates; a NULL replicate is left out and counted in <metric>_n_undefined. Usage: FROM clf_metrics_ci(''preds'', ''y'', ''yhat'', level := 0.95, n_boot := 1000, seed := 0, group_cols := [], weight_col := NULL, average := ''binary'', pos_label := 1, labels := NULL, zero_division := 0.0). The same seed gives the numbers of clfeval.metrics(..., ci=level) in Python. Errors (clfeval: ...) as clf_metrics and clf_bootstrap, and on a level outside (0, 1). Python twin: clfeval.metrics(ci=).';
+
+-- --- DeLong's interval and paired test (clfeval._delong) -----------------------------------
+
+-- TRUE, or an error when a weight is not a whole number: DeLong's variance and McNemar's
+-- test count rows, so weights are frequency weights.
+CREATE OR REPLACE MACRO _clf_check_whole(n_frac, weight_col, method) AS
+    CASE
+        WHEN coalesce(n_frac, 0) > 0 THEN error(printf(
+            'clfeval: column %s (role weight) has %d non-integral value(s); %s counts rows, so '
+            || 'weights must be whole numbers (frequency weights); round them to repetitions, '
+            || 'or use the bootstrap intervals (ci=), whose draws follow any non-negative weights',
+            _clf_quoted(weight_col), CAST(n_frac AS BIGINT), method))
+        ELSE true
+    END;
+
+CREATE OR REPLACE MACRO clf_auroc_ci(
+    tbl, y, score, level := 0.95, group_cols := [], weight_col := NULL, pos_label := 1
+) AS TABLE
+WITH args AS MATERIALIZED (FROM _clf_score_args(tbl, y, score, pos_label, 'score')),
+g AS (
+    SELECT __clf_key, __clf_s AS s,
+        CAST(sum(CASE WHEN __clf_pos THEN __clf_w ELSE 0 END) AS DOUBLE) AS pos,
+        CAST(sum(CASE WHEN __clf_pos THEN 0 ELSE __clf_w END) AS DOUBLE) AS neg,
+        count(*) AS n_rows,
+        count_if(isnan(__clf_w)) AS w_nan, count_if(isinf(__clf_w)) AS w_inf,
+        count_if(__clf_w < 0) AS w_neg, min(__clf_w) AS w_lo,
+        count_if(__clf_w <> round(__clf_w)) AS w_frac
+    FROM _clf_score_rows(tbl, y, score, group_cols, weight_col, pos_label)
+    GROUP BY ALL
+),
+checked AS (
+    SELECT _clf_check_finite(sum(n_rows) FILTER (WHERE isnan(s)),
+            sum(n_rows) FILTER (WHERE isinf(s)), score, 'score')
+        AND (weight_col IS NULL OR (_clf_check_weights(sum(w_nan), sum(w_inf), sum(w_neg),
+            min(w_lo), printf('column %s (role weight)', _clf_quoted(weight_col)))
+            AND _clf_check_whole(sum(w_frac), weight_col, 'DeLong''s variance')))
+        AND _clf_checked_level(level) > 0 AS ok
+    FROM g
+),
+placed AS (
+    SELECT __clf_key, pos, neg,
+        sum(pos) OVER (PARTITION BY __clf_key) AS m,
+        sum(neg) OVER (PARTITION BY __clf_key) AS n,
+        coalesce(sum(neg) OVER (PARTITION BY __clf_key ORDER BY s
+            ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0.0) AS neg_below,
+        coalesce(sum(pos) OVER (PARTITION BY __clf_key ORDER BY s DESC
+            ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0.0) AS pos_above
+    FROM g, checked, args
+    WHERE checked.ok AND args.ok
+),
+v AS (
+    SELECT *, (neg_below + 0.5 * neg) / n AS v10, (pos_above + 0.5 * pos) / m AS v01
+    FROM placed
+),
+a AS (SELECT *, sum(pos * v10) OVER (PARTITION BY __clf_key) / m AS auc FROM v),
+s AS (
+    SELECT __clf_key, max(m) AS m, max(n) AS n, max(auc) AS auc,
+        sqrt(sum(pos * (v10 - auc) * (v10 - auc)) / (max(m) - 1.0) / max(m)
+            + sum(neg * (v01 - auc) * (v01 - auc)) / (max(n) - 1.0) / max(n)) AS se
+    FROM a
+    GROUP BY __clf_key
+),
+z AS (SELECT _clf_ndtri(0.5 + _clf_checked_level(level) / 2.0) AS q)
+SELECT * EXCLUDE (__clf_nogroup, __clf_key)
+FROM (
+    SELECT unnest(__clf_key), __clf_key,
+        CASE WHEN m > 0 AND n > 0 THEN auc END AS auroc,
+        CASE WHEN m > 1 AND n > 1 THEN least(greatest(auc - q * se, 0.0), 1.0) END AS auroc_lo,
+        CASE WHEN m > 1 AND n > 1 THEN least(greatest(auc + q * se, 0.0), 1.0) END AS auroc_hi,
+        CASE WHEN m > 1 AND n > 1 THEN se END AS se
+    FROM s, z
+)
+ORDER BY __clf_key;
+
+COMMENT ON MACRO TABLE clf_auroc_ci IS
+'AUROC of pos_label with DeLong''s interval: (group columns..., auroc, auroc_lo, auroc_hi, se). se^2 = S10/m + S01/n, the variances of the placements of the m positives (share of negatives scored below, ties half) and n negatives (share of positives above, ties half), in O(n log n) from cumulative counts at each distinct score (Sun & Xu 2014); the interval is auroc +/- z se with z the (1 + level)/2 normal quantile, clipped to [0, 1]. auroc is NULL with one class; se and the interval with fewer than two rows of a class. weight_col holds frequency weights (whole numbers; other values raise). Usage: FROM clf_auroc_ci(''preds'', ''y'', ''score'', level := 0.95, group_cols := [], weight_col := NULL, pos_label := 1). Python twin: clfeval.auroc_ci.';
+
+CREATE OR REPLACE MACRO clf_compare_auroc(
+    tbl, y, score_a, score_b, level := 0.95, group_cols := [], weight_col := NULL,
+    pos_label := 1
+) AS TABLE
+WITH args_a AS MATERIALIZED (FROM _clf_score_args(tbl, y, score_a, pos_label, 'score')),
+args_b AS MATERIALIZED (FROM _clf_score_args(tbl, y, score_b, pos_label, 'score_b')),
+r AS (
+    SELECT struct_pack(*COLUMNS(_clf_group_list(group_cols))) AS __clf_key,
+        CASE
+            WHEN _clf_is_text(typeof(__clf_yv)) = _clf_is_text(typeof(pos_label))
+                THEN __clf_yv = pos_label
+        END AS pos,
+        CASE WHEN NOT _clf_is_text(typeof(__clf_a)) THEN CAST(__clf_a AS DOUBLE) END AS sa,
+        CASE WHEN NOT _clf_is_text(typeof(__clf_b)) THEN CAST(__clf_b AS DOUBLE) END AS sb,
+        __clf_w AS w
+    FROM (
+        SELECT *, NULL::BOOLEAN AS __clf_nogroup, COLUMNS([y]) AS __clf_yv,
+            COLUMNS([score_a]) AS __clf_a, COLUMNS([score_b]) AS __clf_b,
+            CAST(COLUMNS([coalesce(weight_col, '__clf_one')]) AS DOUBLE) AS __clf_w
+        FROM (SELECT *, 1.0::DOUBLE AS __clf_one FROM query_table(tbl))
+    )
+),
+rows AS MATERIALIZED (
+    SELECT * FROM r WHERE pos IS NOT NULL AND sa IS NOT NULL AND sb IS NOT NULL AND w IS NOT NULL
+),
+checked AS (
+    SELECT _clf_check_finite(count_if(isnan(sa)), count_if(isinf(sa)), score_a, 'score')
+        AND _clf_check_finite(count_if(isnan(sb)), count_if(isinf(sb)), score_b, 'score_b')
+        AND (weight_col IS NULL OR (_clf_check_weights(count_if(isnan(w)), count_if(isinf(w)),
+            count_if(w < 0), min(w), printf('column %s (role weight)', _clf_quoted(weight_col)))
+            AND _clf_check_whole(count_if(w <> round(w)), weight_col, 'DeLong''s variance')))
+        AND _clf_checked_level(level) > 0 AS ok
+    FROM rows
+),
+sums AS (
+    SELECT __clf_key, pos, sa, sb, w,
+        CASE WHEN pos THEN w ELSE 0.0 END AS pw, CASE WHEN pos THEN 0.0 ELSE w END AS nw
+    FROM rows, checked, args_a, args_b
+    WHERE checked.ok AND args_a.ok AND args_b.ok
+),
+-- at or below each score (RANGE: ties in full), at the score, and the class totals
+placed AS (
+    SELECT *,
+        sum(pw) OVER (PARTITION BY __clf_key) AS m,
+        sum(nw) OVER (PARTITION BY __clf_key) AS n,
+        sum(pw) OVER (PARTITION BY __clf_key ORDER BY sa RANGE UNBOUNDED PRECEDING) AS cp_a,
+        sum(nw) OVER (PARTITION BY __clf_key ORDER BY sa RANGE UNBOUNDED PRECEDING) AS cn_a,
+        sum(pw) OVER (PARTITION BY __clf_key, sa) AS tp_a,
+        sum(nw) OVER (PARTITION BY __clf_key, sa) AS tn_a,
+        sum(pw) OVER (PARTITION BY __clf_key ORDER BY sb RANGE UNBOUNDED PRECEDING) AS cp_b,
+        sum(nw) OVER (PARTITION BY __clf_key ORDER BY sb RANGE UNBOUNDED PRECEDING) AS cn_b,
+        sum(pw) OVER (PARTITION BY __clf_key, sb) AS tp_b,
+        sum(nw) OVER (PARTITION BY __clf_key, sb) AS tn_b
+    FROM sums
+),
+v AS (
+    SELECT __clf_key, pw, nw, m, n,
+        CASE WHEN pos THEN (cn_a - tn_a + 0.5 * tn_a) / n ELSE (m - cp_a + 0.5 * tp_a) / m END AS va,
+        CASE WHEN pos THEN (cn_b - tn_b + 0.5 * tn_b) / n ELSE (m - cp_b + 0.5 * tp_b) / m END AS vb
+    FROM placed
+),
+means AS (
+    SELECT *,
+        sum(pw * va) OVER k / m AS auc_a, sum(pw * vb) OVER k / m AS auc_b,
+        sum(nw * va) OVER k / n AS na, sum(nw * vb) OVER k / n AS nb
+    FROM v
+    WINDOW k AS (PARTITION BY __clf_key)
+),
+s AS (
+    SELECT __clf_key, max(m) AS m, max(n) AS n, max(auc_a) AS auc_a, max(auc_b) AS auc_b,
+        sqrt(greatest(
+            sum(pw * ((va - auc_a) - (vb - auc_b)) * ((va - auc_a) - (vb - auc_b)))
+                / (max(m) - 1.0) / max(m)
+            + sum(nw * ((va - na) - (vb - nb)) * ((va - na) - (vb - nb)))
+                / (max(n) - 1.0) / max(n), 0.0)) AS se
+    FROM means
+    GROUP BY __clf_key
+),
+z AS (SELECT _clf_ndtri(0.5 + _clf_checked_level(level) / 2.0) AS q),
+out AS (
+    SELECT *, auc_b - auc_a AS d, m > 1 AND n > 1 AS spread FROM s, z
+)
+SELECT * EXCLUDE (__clf_nogroup, __clf_key)
+FROM (
+    SELECT unnest(__clf_key), __clf_key,
+        CASE WHEN m > 0 AND n > 0 THEN auc_a END AS auroc_a,
+        CASE WHEN m > 0 AND n > 0 THEN auc_b END AS auroc_b,
+        CASE WHEN m > 0 AND n > 0 THEN d END AS diff,
+        CASE WHEN spread THEN least(greatest(d - q * se, -1.0), 1.0) END AS diff_lo,
+        CASE WHEN spread THEN least(greatest(d + q * se, -1.0), 1.0) END AS diff_hi,
+        CASE WHEN spread THEN se END AS se,
+        CASE WHEN spread AND se > 0 THEN d / se END AS z,
+        CASE WHEN spread AND se > 0 THEN _clf_p_value(d / se) END AS p_value
+    FROM out
+)
+ORDER BY __clf_key;
+
+COMMENT ON MACRO TABLE clf_compare_auroc IS
+'DeLong''s paired test of two AUROCs on the same rows: (group columns..., auroc_a, auroc_b, diff, diff_lo, diff_hi, se, z, p_value) with diff = auroc_b - auroc_a. se^2 = Var(Vb - Va)/m + Var(V''b - V''a)/n over the placements of the m positives and n negatives in both scores (DeLong, DeLong & Clarke-Pearson 1988; ties half, exact); z = diff/se, p_value two-sided (normal), NULL when se = 0; the interval diff +/- q se with q the (1 + level)/2 normal quantile, clipped to [-1, 1]. weight_col holds frequency weights (whole numbers; other values raise). Usage: FROM clf_compare_auroc(''preds'', ''y'', ''score_a'', ''score_b'', level := 0.95, group_cols := [], weight_col := NULL, pos_label := 1). Python twin: clfeval.compare_auroc.';
+
+-- --- paired tests of two predicted labels (clfeval._compare) --------------------------------
+
+-- P(X <= k) for X ~ Bin(n, 1/2): binomial coefficients as exact doubles (every one below 2^53
+-- for n < 25), summed, then divided by 2^n once.
+CREATE OR REPLACE MACRO _clf_binom_cdf(k, n) AS
+    list_reduce(range(1, CAST(k AS BIGINT) + 1),
+        lambda _clf_acc, _clf_i: {
+            'c': _clf_acc.c * (n - _clf_i + 1) / _clf_i,
+            's': _clf_acc.s + _clf_acc.c * (n - _clf_i + 1) / _clf_i},
+        {'c': 1.0::DOUBLE, 's': 1.0::DOUBLE}).s / pow(2.0, n);
+
+CREATE OR REPLACE MACRO clf_compare(
+    tbl, y, yhat_a, yhat_b, level := 0.95, n_boot := 1000, seed := 0, group_cols := [],
+    weight_col := NULL, average := 'binary', pos_label := 1, labels := NULL,
+    zero_division := 0.0
+) AS TABLE
+-- the joint (group, y, yhat_a, yhat_b) table, numbered as clfeval.compare numbers it
+WITH counts AS (
+    SELECT COLUMNS(_clf_group_list(group_cols)), COLUMNS([y]), __clf_pa, __clf_pb, __clf_sy,
+        count(*) AS __clf_c, sum(__clf_w) AS __clf_sw, sum(__clf_w * __clf_w) AS __clf_v,
+        count_if(isnan(__clf_w)) AS n_nan, count_if(isinf(__clf_w)) AS n_inf,
+        count_if(__clf_w < 0) AS n_neg, min(__clf_w) AS lo,
+        count_if(__clf_w <> round(__clf_w)) AS frac
+    FROM (
+        SELECT *, NULL::BOOLEAN AS __clf_nogroup, COLUMNS([y]) AS __clf_sy,
+            COLUMNS([yhat_a]) AS __clf_pa, COLUMNS([yhat_b]) AS __clf_pb,
+            CAST(COLUMNS([coalesce(weight_col, '__clf_one')]) AS DOUBLE) AS __clf_w
+        FROM (SELECT *, 1.0::DOUBLE AS __clf_one FROM query_table(tbl))
+    )
+    WHERE __clf_sy IS NOT NULL AND __clf_pa IS NOT NULL AND __clf_pb IS NOT NULL
+        AND __clf_w IS NOT NULL
+        AND _clf_check_label_args(typeof(__clf_sy), typeof(__clf_pa), y, yhat_a, labels,
+            pos_label, average = 'binary')
+        AND _clf_check_label_args(typeof(__clf_sy), typeof(__clf_pb), y, yhat_b, labels,
+            pos_label, average = 'binary')
+    GROUP BY ALL
+),
+checked AS (
+    SELECT _clf_checked_level(level) > 0 AND (weight_col IS NULL OR (_clf_check_weights(sum(n_nan), sum(n_inf), sum(n_neg), min(lo),
+                printf('column %s (role weight)', _clf_quoted(weight_col)))
+            AND _clf_check_whole(sum(frac), weight_col, 'McNemar''s test'))) AS ok
+    FROM counts
+),
+__clf_boot_cells AS MATERIALIZED (
+    SELECT * EXCLUDE (__clf_c, __clf_sw, __clf_v, n_nan, n_inf, n_neg, lo, frac, ok),
+        struct_pack(*COLUMNS(_clf_group_list(group_cols))) AS __clf_g,
+        CAST(row_number() OVER (ORDER BY struct_pack(*COLUMNS(_clf_group_list(group_cols))),
+            __clf_sy, __clf_pa, __clf_pb) - 1 AS UBIGINT) AS __clf_cell,
+        CASE
+            WHEN weight_col IS NULL THEN CAST(__clf_c AS DOUBLE)
+            WHEN __clf_v > 0 THEN __clf_sw * __clf_sw / __clf_v
+            ELSE 0.0
+        END AS __clf_lam,
+        CASE
+            WHEN weight_col IS NULL THEN NULL
+            WHEN __clf_sw > 0 THEN __clf_v / __clf_sw
+            ELSE 0.0
+        END AS __clf_scale,
+        CASE WHEN weight_col IS NULL THEN CAST(__clf_c AS DOUBLE) ELSE __clf_sw END AS __clf_w
+    FROM counts, checked
+    WHERE checked.ok
+),
+-- the data (replicate -1) and every replicate, once per model: y, the model's prediction
+-- __clf_pred and the count __clf_n, for one clf_metrics call
+joint AS (
+    SELECT * EXCLUDE (__clf_cell, __clf_lam, __clf_scale, __clf_w)
+    FROM _clf_boot_draws('__clf_boot_cells', n_boot, seed)
+    UNION ALL BY NAME
+    SELECT * EXCLUDE (__clf_cell, __clf_lam, __clf_scale, __clf_w),
+        -1 AS __clf_rep, __clf_w AS __clf_n
+    FROM __clf_boot_cells
+),
+__clf_stacked AS MATERIALIZED (
+    SELECT * EXCLUDE (__clf_nogroup, __clf_g, __clf_sy, __clf_pa, __clf_pb),
+        __clf_pa AS __clf_pred, 'a' AS __clf_model
+    FROM joint
+    UNION ALL BY NAME
+    SELECT * EXCLUDE (__clf_nogroup, __clf_g, __clf_sy, __clf_pa, __clf_pb),
+        __clf_pb AS __clf_pred, 'b' AS __clf_model
+    FROM joint
+),
+scored AS (
+    SELECT struct_pack(*COLUMNS(_clf_group_list(group_cols))) AS __clf_g, *
+    FROM (
+        SELECT *, NULL::BOOLEAN AS __clf_nogroup
+        FROM clf_metrics('__clf_stacked', y, '__clf_pred',
+            group_cols := list_concat(CAST(group_cols AS VARCHAR[]), ['__clf_model', '__clf_rep']),
+            weight_col := '__clf_n', average := average, pos_label := pos_label,
+            labels := labels, zero_division := zero_division)
+    )
+),
+paired AS (
+    SELECT a.__clf_g, a.__clf_rep,
+        a.accuracy AS accuracy_a, b.accuracy AS accuracy_b,
+        a.balanced_accuracy AS balanced_accuracy_a, b.balanced_accuracy AS balanced_accuracy_b,
+        a.precision AS precision_a, b.precision AS precision_b,
+        a.recall AS recall_a, b.recall AS recall_b,
+        a.f1 AS f1_a, b.f1 AS f1_b, a.mcc AS mcc_a, b.mcc AS mcc_b
+    FROM scored AS a JOIN scored AS b
+        ON a.__clf_g = b.__clf_g AND a.__clf_rep = b.__clf_rep
+    WHERE a.__clf_model = 'a' AND b.__clf_model = 'b'
+),
+ints AS (
+    SELECT __clf_g,
+        _clf_lo(accuracy_b - accuracy_a, level) AS accuracy_diff_lo,
+        _clf_hi(accuracy_b - accuracy_a, level) AS accuracy_diff_hi,
+        _clf_lo(balanced_accuracy_b - balanced_accuracy_a, level) AS balanced_accuracy_diff_lo,
+        _clf_hi(balanced_accuracy_b - balanced_accuracy_a, level) AS balanced_accuracy_diff_hi,
+        _clf_lo(precision_b - precision_a, level) AS precision_diff_lo,
+        _clf_hi(precision_b - precision_a, level) AS precision_diff_hi,
+        _clf_lo(recall_b - recall_a, level) AS recall_diff_lo,
+        _clf_hi(recall_b - recall_a, level) AS recall_diff_hi,
+        _clf_lo(f1_b - f1_a, level) AS f1_diff_lo,
+        _clf_hi(f1_b - f1_a, level) AS f1_diff_hi,
+        _clf_lo(mcc_b - mcc_a, level) AS mcc_diff_lo,
+        _clf_hi(mcc_b - mcc_a, level) AS mcc_diff_hi,
+        count_if(accuracy_b - accuracy_a IS NULL) AS accuracy_diff_n_undefined,
+        count_if(balanced_accuracy_b - balanced_accuracy_a IS NULL)
+            AS balanced_accuracy_diff_n_undefined,
+        count_if(precision_b - precision_a IS NULL) AS precision_diff_n_undefined,
+        count_if(recall_b - recall_a IS NULL) AS recall_diff_n_undefined,
+        count_if(f1_b - f1_a IS NULL) AS f1_diff_n_undefined,
+        count_if(mcc_b - mcc_a IS NULL) AS mcc_diff_n_undefined
+    FROM paired
+    WHERE __clf_rep >= 0
+    GROUP BY __clf_g
+),
+discordant AS (
+    SELECT __clf_g,
+        coalesce(sum(__clf_w) FILTER (WHERE __clf_sy = __clf_pa AND __clf_sy <> __clf_pb), 0.0)
+            AS b,
+        coalesce(sum(__clf_w) FILTER (WHERE __clf_sy <> __clf_pa AND __clf_sy = __clf_pb), 0.0)
+            AS c
+    FROM __clf_boot_cells
+    GROUP BY __clf_g
+),
+tests AS (
+    SELECT __clf_g,
+        b AS n_a_only__d, TRY_CAST(b AS BIGINT) AS n_a_only__i,
+        c AS n_b_only__d, TRY_CAST(c AS BIGINT) AS n_b_only__i,
+        CASE WHEN b + c < 25 THEN least(b, c)
+            ELSE (abs(b - c) - 1.0) * (abs(b - c) - 1.0) / (b + c) END AS mcnemar_statistic,
+        CASE WHEN b + c < 25 THEN least(2.0 * _clf_binom_cdf(least(b, c), b + c), 1.0)
+            ELSE _clf_p_value(sqrt((abs(b - c) - 1.0) * (abs(b - c) - 1.0) / (b + c)))
+            END AS mcnemar_p_value,
+        CASE WHEN b + c < 25 THEN 'exact' ELSE 'chi2' END AS mcnemar_method
+    FROM discordant
+)
+SELECT * EXCLUDE (__clf_nogroup, __clf_g)
+FROM (
+    SELECT unnest(p.__clf_g), p.__clf_g,
+        COLUMNS(_clf_typed(weight_col, 'n_a_only')) AS n_a_only,
+        COLUMNS(_clf_typed(weight_col, 'n_b_only')) AS n_b_only,
+        mcnemar_statistic, mcnemar_p_value, mcnemar_method,
+        accuracy_a, accuracy_b, accuracy_b - accuracy_a AS accuracy_diff,
+        accuracy_diff_lo, accuracy_diff_hi,
+        balanced_accuracy_a, balanced_accuracy_b,
+        balanced_accuracy_b - balanced_accuracy_a AS balanced_accuracy_diff,
+        balanced_accuracy_diff_lo, balanced_accuracy_diff_hi,
+        precision_a, precision_b, precision_b - precision_a AS precision_diff,
+        precision_diff_lo, precision_diff_hi,
+        recall_a, recall_b, recall_b - recall_a AS recall_diff, recall_diff_lo, recall_diff_hi,
+        f1_a, f1_b, f1_b - f1_a AS f1_diff, f1_diff_lo, f1_diff_hi,
+        mcc_a, mcc_b, mcc_b - mcc_a AS mcc_diff, mcc_diff_lo, mcc_diff_hi,
+        accuracy_diff_n_undefined, balanced_accuracy_diff_n_undefined,
+        precision_diff_n_undefined, recall_diff_n_undefined, f1_diff_n_undefined,
+        mcc_diff_n_undefined
+    FROM paired AS p
+    JOIN tests USING (__clf_g)
+    LEFT JOIN ints USING (__clf_g)
+    WHERE p.__clf_rep = -1
+)
+ORDER BY __clf_g;
+
+COMMENT ON MACRO TABLE clf_compare IS
+'Paired comparison of two predicted-label columns on the same rows: (group columns..., n_a_only, n_b_only, mcnemar_statistic, mcnemar_p_value, mcnemar_method, then for accuracy, balanced_accuracy, precision, recall, f1 and mcc: <m>_a, <m>_b, <m>_diff = b - a, <m>_diff_lo, <m>_diff_hi, and last <m>_diff_n_undefined). McNemar on the discordant rows (n_a_only: only yhat_a is right; n_b_only: only yhat_b is right): exact two-sided binomial when they are fewer than 25 (statistic: the smaller count), else chi-square with continuity correction (|b - c| - 1)^2 / (b + c). The intervals are percentiles of n_boot Poisson bootstrap replicates of the joint (group, y, yhat_a, yhat_b) table, both models scored on each replicate (paired); the same seed gives the numbers of clfeval.compare. weight_col holds frequency weights (whole numbers; other values raise). Usage: FROM clf_compare(''preds'', ''y'', ''yhat_a'', ''yhat_b'', level := 0.95, n_boot := 1000, seed := 0, group_cols := [], weight_col := NULL, average := ''binary'', pos_label := 1, labels := NULL, zero_division := 0.0). Python twin: clfeval.compare.';

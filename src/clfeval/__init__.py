@@ -8,6 +8,7 @@ Every metric is a Polars expression (``ce.f1("y", "yhat")``) and a DuckDB macro
 from clfeval import datasets, sql
 from clfeval._baseline import baseline
 from clfeval._bootstrap import bootstrap
+from clfeval._compare import compare
 from clfeval._counts import confusion_matrix, counts
 from clfeval._curves import (
     det_curve,
@@ -17,6 +18,7 @@ from clfeval._curves import (
     roc_curve,
     threshold_counts,
 )
+from clfeval._delong import auroc_ci, compare_auroc
 from clfeval._label import (
     accuracy,
     balanced_accuracy,
@@ -49,6 +51,7 @@ __all__ = [
     "Report",
     "accuracy",
     "auroc",
+    "auroc_ci",
     "average_precision",
     "balanced_accuracy",
     "baseline",
@@ -57,6 +60,8 @@ __all__ = [
     "brier",
     "calibration",
     "cohen_kappa",
+    "compare",
+    "compare_auroc",
     "confusion_matrix",
     "counts",
     "datasets",

@@ -109,8 +109,11 @@ class Report:
         as_float = self.weighted or self.float_support.get(key, False)
         measures = ("precision", "recall", "f1")
         rows = []
-        for row in table.iter_rows(named=True):
+        last = table.height - 3  # the accuracy (or micro avg), macro and weighted rows
+        for i, row in enumerate(table.iter_rows(named=True)):
             cells = [_interval(row, m, d) for m in measures]
+            if i == last and row["label"] == "accuracy":  # scikit-learn leaves these blank
+                cells[:2] = ["", ""]
             support = float(row["support"]) if as_float else row["support"]
             rows.append((row["label"], cells, str(support)))
         width = max(max(len(r[0]) for r in rows), len("weighted avg"), d)
