@@ -112,12 +112,16 @@ CREATE OR REPLACE MACRO _clf_p_value(z) AS
 -- p(0) = exp(-lam), p(k) = p(k - 1) * (lam / k), summed left to right (clfeval._draws.cdf_table).
 CREATE OR REPLACE MACRO _clf_poisson_cdf(lam) AS
     list_reduce(
-        range(1, CAST(floor(lam + 10 * sqrt(lam)) AS BIGINT) + 11),
-        lambda _clf_acc, _clf_k: {
-            'p': _clf_acc.p * (lam / _clf_k),
-            'f': _clf_acc.f + _clf_acc.p * (lam / _clf_k),
-            'fs': list_append(_clf_acc.fs, _clf_acc.f + _clf_acc.p * (lam / _clf_k))},
-        {'p': exp(-lam), 'f': exp(-lam), 'fs': [exp(-lam)]}).fs;
+        list_concat(
+            [{'p': exp(-lam), 'f': exp(-lam), 'fs': [exp(-lam)]}],
+            list_transform(range(1, CAST(floor(lam + 10 * sqrt(lam)) AS BIGINT) + 11),
+                lambda _clf_k: {'p': CAST(_clf_k AS DOUBLE), 'f': 0.0::DOUBLE,
+                    'fs': []::DOUBLE[]})),
+        -- the first element starts the sums; each later one carries its k in p
+        lambda _clf_acc, _clf_x: {
+            'p': _clf_acc.p * (lam / _clf_x.p),
+            'f': _clf_acc.f + _clf_acc.p * (lam / _clf_x.p),
+            'fs': list_append(_clf_acc.fs, _clf_acc.f + _clf_acc.p * (lam / _clf_x.p))}).fs;
 
 -- The Poisson(lam) quantile of u for lam >= 100: the Cornish-Fisher expansion to order 1/lam
 -- with its continuity correction, rounded up from x - 1/2.
@@ -414,12 +418,12 @@ ints AS (
         _clf_hi(f1, level) AS f1_hi,
         _clf_lo(mcc, level) AS mcc_lo,
         _clf_hi(mcc, level) AS mcc_hi,
-        count_if(accuracy IS NULL) AS accuracy_n_undefined,
-        count_if(balanced_accuracy IS NULL) AS balanced_accuracy_n_undefined,
-        count_if(precision IS NULL) AS precision_n_undefined,
-        count_if(recall IS NULL) AS recall_n_undefined,
-        count_if(f1 IS NULL) AS f1_n_undefined,
-        count_if(mcc IS NULL) AS mcc_n_undefined
+        CAST(count_if(accuracy IS NULL) AS BIGINT) AS accuracy_n_undefined,
+        CAST(count_if(balanced_accuracy IS NULL) AS BIGINT) AS balanced_accuracy_n_undefined,
+        CAST(count_if(precision IS NULL) AS BIGINT) AS precision_n_undefined,
+        CAST(count_if(recall IS NULL) AS BIGINT) AS recall_n_undefined,
+        CAST(count_if(f1 IS NULL) AS BIGINT) AS f1_n_undefined,
+        CAST(count_if(mcc IS NULL) AS BIGINT) AS mcc_n_undefined
     FROM reps
     WHERE _clf_checked_level(level) > 0
     GROUP BY __clf_g
@@ -617,11 +621,14 @@ COMMENT ON MACRO TABLE clf_compare_auroc IS
 -- P(X <= k) for X ~ Bin(n, 1/2): binomial coefficients as exact doubles (every one below 2^53
 -- for n < 25), summed, then divided by 2^n once.
 CREATE OR REPLACE MACRO _clf_binom_cdf(k, n) AS
-    list_reduce(range(1, CAST(k AS BIGINT) + 1),
-        lambda _clf_acc, _clf_i: {
-            'c': _clf_acc.c * (n - _clf_i + 1) / _clf_i,
-            's': _clf_acc.s + _clf_acc.c * (n - _clf_i + 1) / _clf_i},
-        {'c': 1.0::DOUBLE, 's': 1.0::DOUBLE}).s / pow(2.0, n);
+    list_reduce(
+        list_concat([{'c': 1.0::DOUBLE, 's': 1.0::DOUBLE}],
+            list_transform(range(1, CAST(k AS BIGINT) + 1),
+                lambda _clf_i: {'c': CAST(_clf_i AS DOUBLE), 's': 0.0::DOUBLE})),
+        -- the first element starts the sums; each later one carries its i in c
+        lambda _clf_acc, _clf_x: {
+            'c': _clf_acc.c * (n - _clf_x.c + 1) / _clf_x.c,
+            's': _clf_acc.s + _clf_acc.c * (n - _clf_x.c + 1) / _clf_x.c}).s / pow(2.0, n);
 
 CREATE OR REPLACE MACRO clf_compare(
     tbl, y, yhat_a, yhat_b, level := 0.95, n_boot := 1000, seed := 0, group_cols := [],
@@ -728,13 +735,13 @@ ints AS (
         _clf_hi(f1_b - f1_a, level) AS f1_diff_hi,
         _clf_lo(mcc_b - mcc_a, level) AS mcc_diff_lo,
         _clf_hi(mcc_b - mcc_a, level) AS mcc_diff_hi,
-        count_if(accuracy_b - accuracy_a IS NULL) AS accuracy_diff_n_undefined,
-        count_if(balanced_accuracy_b - balanced_accuracy_a IS NULL)
+        CAST(count_if(accuracy_b - accuracy_a IS NULL) AS BIGINT) AS accuracy_diff_n_undefined,
+        CAST(count_if(balanced_accuracy_b - balanced_accuracy_a IS NULL) AS BIGINT)
             AS balanced_accuracy_diff_n_undefined,
-        count_if(precision_b - precision_a IS NULL) AS precision_diff_n_undefined,
-        count_if(recall_b - recall_a IS NULL) AS recall_diff_n_undefined,
-        count_if(f1_b - f1_a IS NULL) AS f1_diff_n_undefined,
-        count_if(mcc_b - mcc_a IS NULL) AS mcc_diff_n_undefined
+        CAST(count_if(precision_b - precision_a IS NULL) AS BIGINT) AS precision_diff_n_undefined,
+        CAST(count_if(recall_b - recall_a IS NULL) AS BIGINT) AS recall_diff_n_undefined,
+        CAST(count_if(f1_b - f1_a IS NULL) AS BIGINT) AS f1_diff_n_undefined,
+        CAST(count_if(mcc_b - mcc_a IS NULL) AS BIGINT) AS mcc_diff_n_undefined
     FROM paired
     WHERE __clf_rep >= 0
     GROUP BY __clf_g

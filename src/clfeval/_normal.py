@@ -75,7 +75,7 @@ def ndtri(p: float) -> float:
     Examples
     --------
     >>> round(ndtri(0.975), 12)
-    1.959963984540
+    1.95996398454
     """
     if p <= 0.0 or p >= 1.0:
         return -math.inf if p <= 0.0 else math.inf

@@ -60,9 +60,46 @@ confusion_matrix = _wrapper(
 )
 counts = _wrapper("clf_counts", "counts: one-vs-rest tp, fp, fn, tn and support per class.")
 report = _wrapper("clf_report", "report: the table of clfeval.report (per class, then summaries).")
-metrics = _wrapper(
+_metrics = _wrapper(
     "clf_metrics", "metrics: accuracy, balanced accuracy, precision, recall, f1 and mcc."
 )
+
+
+def metrics(
+    data: Data,
+    y: str,
+    yhat: str,
+    *,
+    by: By = None,
+    weight: str | None = None,
+    con: duckdb.DuckDBPyConnection | None = None,
+    missing: str = "raise",
+    nonfinite: str = "raise",
+    ci: float | None = None,
+    n_boot: int = 1_000,
+    seed: int = 0,
+    **options: Any,
+) -> pl.DataFrame:
+    """metrics: accuracy, balanced accuracy, precision, recall, f1 and mcc.
+
+    Runs ``clf_metrics`` (``options`` among labels, average, pos_label, zero_division); with
+    ``ci=0.95``, ``clf_metrics_ci``: each metric then ``<metric>_lo``, ``<metric>_hi``
+    (percentile intervals of ``n_boot`` Poisson bootstrap replicates, the draws of
+    ``clfeval.metrics(..., ci=)`` for the same ``seed``) and the ``<metric>_n_undefined``
+    counts last. The data is checked as on the Polars front door.
+    """
+    if ci is None:
+        return _metrics(
+            data, y, yhat, by=by, weight=weight, con=con, missing=missing, nonfinite=nonfinite,
+            **options,
+        )  # fmt: skip
+    level = _options.level("ci", ci)
+    return table_macro(
+        "clf_metrics_ci", data, y, yhat, con=con, missing=missing, nonfinite=nonfinite,
+        group_cols=by, weight_col=weight, level=level, n_boot=n_boot, seed=seed, **options,
+    )  # fmt: skip
+
+
 _roc_binary = _wrapper("clf_roc_curve", "roc_curve: scikit-learn's ROC points in its order.")
 _pr_binary = _wrapper("clf_pr_curve", "pr_curve: scikit-learn's precision-recall points.")
 det_curve = _wrapper("clf_det_curve", "det_curve: scikit-learn's DET points in its order.")
