@@ -158,9 +158,8 @@ CREATE OR REPLACE MACRO _clf_checked_level(level) AS
             || 'confidence level of the intervals, e.g. level := 0.95', _clf_show(level)))
     END;
 
--- Every cell of the relation named cells (__clf_cell UBIGINT, __clf_lam and __clf_scale
--- DOUBLE, any other columns) in every replicate __clf_rep = 0 .. n_boot - 1, with its count
--- __clf_n: the Poisson draw (BIGINT) times __clf_scale when the scale is not NULL (DOUBLE).
+-- Every cell of the relation named cells (__clf_cell UBIGINT, __clf_lam DOUBLE, any other
+-- columns) in every replicate __clf_rep = 0 .. n_boot - 1, with its Poisson count __clf_n.
 CREATE OR REPLACE MACRO _clf_boot_draws(cells, n_boot, seed) AS TABLE
 WITH d AS (
     SELECT c.*, r.range AS __clf_rep,
@@ -189,22 +188,20 @@ x AS (
     UNION ALL
     SELECT d.* EXCLUDE (__clf_u), 0 FROM d WHERE NOT __clf_lam > 0
 )
-SELECT * EXCLUDE (__clf_x),
-    CASE WHEN __clf_scale IS NULL THEN __clf_x ELSE __clf_x * __clf_scale END AS __clf_n
-FROM x;
+SELECT * RENAME (__clf_x AS __clf_n) FROM x;
 
 -- --- the bootstrap of the label metrics -----------------------------------------------------
 
 -- The cells of the (group columns, y, yhat) count table of tbl: the group columns, y and yhat
--- under their own names, __clf_g (the groups packed), __clf_cell, __clf_lam and __clf_scale:
--- count(*) and NULL without a weight column; with one, a cell of weight W = sum(w) and
--- V = sum(w * w) draws (V / W) Poisson(W^2 / V), the row-level bootstrap's mean and variance.
--- Raises on the label arguments (as _clf_label_pairs) and on NaN, infinite or negative weights.
+-- under their own names, __clf_g (the groups packed), __clf_cell and __clf_lam, the cell's
+-- count or, with a weight column, its total weight (weights are frequencies: a cell of weight
+-- W draws Poisson(W), as its rows repeated would). Raises on the label arguments (as
+-- _clf_label_pairs) and on NaN, infinite or negative weights.
 CREATE OR REPLACE MACRO _clf_boot_label_cells(tbl, y, yhat, group_cols, weight_col, labels, pos_label, pos_used) AS TABLE
 WITH counts AS (
     SELECT COLUMNS(_clf_group_list(group_cols)), COLUMNS([y]), COLUMNS([yhat]),
         __clf_sort_y, __clf_sort_yhat,
-        count(*) AS __clf_c, sum(__clf_w) AS __clf_sw, sum(__clf_w * __clf_w) AS __clf_v,
+        count(*) AS __clf_c, sum(__clf_w) AS __clf_sw,
         count_if(isnan(__clf_w)) AS __clf_n_nan, count_if(isinf(__clf_w)) AS __clf_n_inf,
         count_if(__clf_w < 0) AS __clf_n_neg, min(__clf_w) AS __clf_lo
     FROM (
@@ -229,20 +226,11 @@ keyed AS (
     FROM counts, checked
     WHERE checked.ok
 )
-SELECT * EXCLUDE (__clf_nogroup, __clf_c, __clf_sw, __clf_v, __clf_n_nan, __clf_n_inf,
-        __clf_n_neg, __clf_lo, __clf_sort_y, __clf_sort_yhat, ok),
+SELECT * EXCLUDE (__clf_nogroup, __clf_c, __clf_sw, __clf_n_nan, __clf_n_inf, __clf_n_neg,
+        __clf_lo, __clf_sort_y, __clf_sort_yhat, ok),
     CAST(row_number() OVER (ORDER BY __clf_g, __clf_sort_y, __clf_sort_yhat) - 1 AS UBIGINT)
         AS __clf_cell,
-    CASE
-        WHEN weight_col IS NULL THEN CAST(__clf_c AS DOUBLE)
-        WHEN __clf_v > 0 THEN __clf_sw * __clf_sw / __clf_v
-        ELSE 0.0
-    END AS __clf_lam,
-    CASE
-        WHEN weight_col IS NULL THEN NULL
-        WHEN __clf_sw > 0 THEN __clf_v / __clf_sw
-        ELSE 0.0
-    END AS __clf_scale
+    CASE WHEN weight_col IS NULL THEN CAST(__clf_c AS DOUBLE) ELSE __clf_sw END AS __clf_lam
 FROM keyed;
 
 -- The replicated count table of tbl: group columns, y, yhat, __clf_g, __clf_rep, __clf_n.
@@ -250,7 +238,7 @@ CREATE OR REPLACE MACRO _clf_boot_label_rows(tbl, y, yhat, n_boot, seed, group_c
 WITH __clf_boot_cells AS MATERIALIZED (
     FROM _clf_boot_label_cells(tbl, y, yhat, group_cols, weight_col, labels, pos_label, pos_used)
 )
-SELECT * EXCLUDE (__clf_cell, __clf_lam, __clf_scale)
+SELECT * EXCLUDE (__clf_cell, __clf_lam)
 FROM _clf_boot_draws('__clf_boot_cells', n_boot, seed);
 
 CREATE OR REPLACE MACRO clf_bootstrap(
@@ -269,19 +257,19 @@ FROM clf_metrics('__clf_boot_rows', y, yhat,
     zero_division := zero_division);
 
 COMMENT ON MACRO TABLE clf_bootstrap IS
-'Poisson bootstrap replicates of the label metrics: (group columns..., replicate, accuracy, balanced_accuracy, precision, recall, f1, mcc), one row per group and replicate 0 .. n_boot - 1. Each cell of the (group, y, yhat) count table is redrawn as a Poisson count of its size (with weight_col: (V/W) Poisson(W^2/V), W the cell weight, V its sum of squared weights), then clf_metrics runs on every replicate. The same seed gives the same draws as clfeval.bootstrap in Python, bit for bit. Usage: FROM clf_bootstrap(''preds'', ''y'', ''yhat'', n_boot := 1000, seed := 0, group_cols := [], weight_col := NULL, average := ''binary'', pos_label := 1, labels := NULL, zero_division := 0.0). Errors (clfeval: ...) as clf_metrics, and on n_boot outside 1 .. 100,000 or a negative seed. Python twin: clfeval.bootstrap.';
+'Poisson bootstrap replicates of the label metrics: (group columns..., replicate, accuracy, balanced_accuracy, precision, recall, f1, mcc), one row per group and replicate 0 .. n_boot - 1. Each cell of the (group, y, yhat) count table is redrawn as a Poisson count of its size (with weight_col: of its total weight; weights are frequencies, so integer weights give the draws of the repeated rows), then clf_metrics runs on every replicate. The same seed gives the same draws as clfeval.bootstrap in Python, bit for bit. Usage: FROM clf_bootstrap(''preds'', ''y'', ''yhat'', n_boot := 1000, seed := 0, group_cols := [], weight_col := NULL, average := ''binary'', pos_label := 1, labels := NULL, zero_division := 0.0). Errors (clfeval: ...) as clf_metrics, and on n_boot outside 1 .. 100,000 or a negative seed. Python twin: clfeval.bootstrap.';
 
 -- --- the bootstrap of the score metrics -----------------------------------------------------
 
 -- The cells of the (group, score, positive) table of tbl, numbered from 2^46: __clf_key,
--- __clf_s, __clf_pos, __clf_cell, __clf_lam, __clf_scale, and __clf_prob (whether every score
+-- __clf_s, __clf_pos, __clf_cell, __clf_lam (count or weight), and __clf_prob (whether every score
 -- of the group lies in [0, 1]). Raises as the score macros on their arguments, on NaN or
 -- infinite scores and on bad weights.
 CREATE OR REPLACE MACRO _clf_boot_score_cells(tbl, y, score, group_cols, weight_col, pos_label) AS TABLE
 WITH args AS MATERIALIZED (FROM _clf_score_args(tbl, y, score, pos_label, 'score')),
 counts AS (
     SELECT __clf_key, __clf_s, __clf_pos,
-        count(*) AS __clf_c, sum(__clf_w) AS __clf_sw, sum(__clf_w * __clf_w) AS __clf_v,
+        count(*) AS __clf_c, sum(__clf_w) AS __clf_sw,
         count_if(isnan(__clf_w)) AS n_nan, count_if(isinf(__clf_w)) AS n_inf,
         count_if(__clf_w < 0) AS n_neg, min(__clf_w) AS lo
     FROM _clf_score_rows(tbl, y, score, group_cols, weight_col, pos_label)
@@ -297,16 +285,7 @@ checked AS (
 SELECT __clf_key, __clf_s, __clf_pos,
     CAST(row_number() OVER (ORDER BY __clf_key, __clf_s, __clf_pos) - 1 AS UBIGINT)
         + CAST(70368744177664 AS UBIGINT) AS __clf_cell,
-    CASE
-        WHEN weight_col IS NULL THEN CAST(__clf_c AS DOUBLE)
-        WHEN __clf_v > 0 THEN CAST(__clf_sw * __clf_sw / __clf_v AS DOUBLE)
-        ELSE 0.0
-    END AS __clf_lam,
-    CASE
-        WHEN weight_col IS NULL THEN NULL
-        WHEN __clf_sw > 0 THEN CAST(__clf_v / __clf_sw AS DOUBLE)
-        ELSE 0.0
-    END AS __clf_scale,
+    CAST(CASE WHEN weight_col IS NULL THEN __clf_c ELSE __clf_sw END AS DOUBLE) AS __clf_lam,
     bool_and(__clf_s BETWEEN 0 AND 1) OVER (PARTITION BY __clf_key) AS __clf_prob
 FROM counts, checked, args
 WHERE checked.ok AND args.ok;
@@ -374,7 +353,7 @@ FROM (
 ORDER BY __clf_key, replicate;
 
 COMMENT ON MACRO TABLE clf_bootstrap_scores IS
-'Poisson bootstrap replicates of the score metrics of pos_label: (group columns..., replicate, auroc, average_precision, log_loss, brier), one row per group and replicate 0 .. n_boot - 1. Each cell of the (group, distinct score, class) table is redrawn as a Poisson count of its size (with weight_col: (V/W) Poisson(W^2/V)), then the metrics are computed on the replicate counts: AUROC (NULL for a replicate with one class), average precision (NULL without positives), log loss and Brier (NULL unless every score of the group lies in [0, 1]). Cost: one cell per distinct score and class, so continuous scores cost rows x n_boot; clf_auroc_ci (DeLong) is one sort. The same seed gives the same draws as clfeval.bootstrap(score=...) in Python. Usage: FROM clf_bootstrap_scores(''preds'', ''y'', ''score'', n_boot := 1000, seed := 0, group_cols := [], weight_col := NULL, pos_label := 1). Python twin: clfeval.bootstrap.';
+'Poisson bootstrap replicates of the score metrics of pos_label: (group columns..., replicate, auroc, average_precision, log_loss, brier), one row per group and replicate 0 .. n_boot - 1. Each cell of the (group, distinct score, class) table is redrawn as a Poisson count of its size (with weight_col: of its total weight, weights being frequencies), then the metrics are computed on the replicate counts: AUROC (NULL for a replicate with one class), average precision (NULL without positives), log loss and Brier (NULL unless every score of the group lies in [0, 1]). Cost: one cell per distinct score and class, so continuous scores cost rows x n_boot; clf_auroc_ci (DeLong) is one sort. The same seed gives the same draws as clfeval.bootstrap(score=...) in Python. Usage: FROM clf_bootstrap_scores(''preds'', ''y'', ''score'', n_boot := 1000, seed := 0, group_cols := [], weight_col := NULL, pos_label := 1). Python twin: clfeval.bootstrap.';
 
 -- --- intervals ------------------------------------------------------------------------------
 
@@ -638,7 +617,7 @@ CREATE OR REPLACE MACRO clf_compare(
 -- the joint (group, y, yhat_a, yhat_b) table, numbered as clfeval.compare numbers it
 WITH counts AS (
     SELECT COLUMNS(_clf_group_list(group_cols)), COLUMNS([y]), __clf_pa, __clf_pb, __clf_sy,
-        count(*) AS __clf_c, sum(__clf_w) AS __clf_sw, sum(__clf_w * __clf_w) AS __clf_v,
+        count(*) AS __clf_c, sum(__clf_w) AS __clf_sw,
         count_if(isnan(__clf_w)) AS n_nan, count_if(isinf(__clf_w)) AS n_inf,
         count_if(__clf_w < 0) AS n_neg, min(__clf_w) AS lo,
         count_if(__clf_w <> round(__clf_w)) AS frac
@@ -663,20 +642,11 @@ checked AS (
     FROM counts
 ),
 __clf_boot_cells AS MATERIALIZED (
-    SELECT * EXCLUDE (__clf_c, __clf_sw, __clf_v, n_nan, n_inf, n_neg, lo, frac, ok),
+    SELECT * EXCLUDE (__clf_c, __clf_sw, n_nan, n_inf, n_neg, lo, frac, ok),
         struct_pack(*COLUMNS(_clf_group_list(group_cols))) AS __clf_g,
         CAST(row_number() OVER (ORDER BY struct_pack(*COLUMNS(_clf_group_list(group_cols))),
             __clf_sy, __clf_pa, __clf_pb) - 1 AS UBIGINT) AS __clf_cell,
-        CASE
-            WHEN weight_col IS NULL THEN CAST(__clf_c AS DOUBLE)
-            WHEN __clf_v > 0 THEN __clf_sw * __clf_sw / __clf_v
-            ELSE 0.0
-        END AS __clf_lam,
-        CASE
-            WHEN weight_col IS NULL THEN NULL
-            WHEN __clf_sw > 0 THEN __clf_v / __clf_sw
-            ELSE 0.0
-        END AS __clf_scale,
+        CAST(CASE WHEN weight_col IS NULL THEN __clf_c ELSE __clf_sw END AS DOUBLE) AS __clf_lam,
         CASE WHEN weight_col IS NULL THEN CAST(__clf_c AS DOUBLE) ELSE __clf_sw END AS __clf_w
     FROM counts, checked
     WHERE checked.ok
@@ -684,10 +654,10 @@ __clf_boot_cells AS MATERIALIZED (
 -- the data (replicate -1) and every replicate, once per model: y, the model's prediction
 -- __clf_pred and the count __clf_n, for one clf_metrics call
 joint AS (
-    SELECT * EXCLUDE (__clf_cell, __clf_lam, __clf_scale, __clf_w)
+    SELECT * EXCLUDE (__clf_cell, __clf_lam, __clf_w)
     FROM _clf_boot_draws('__clf_boot_cells', n_boot, seed)
     UNION ALL BY NAME
-    SELECT * EXCLUDE (__clf_cell, __clf_lam, __clf_scale, __clf_w),
+    SELECT * EXCLUDE (__clf_cell, __clf_lam, __clf_w),
         -1 AS __clf_rep, __clf_w AS __clf_n
     FROM __clf_boot_cells
 ),

@@ -15,10 +15,11 @@ Decisions, each written down in the README (section *Uncertainty*):
 * a replicate whose value is null (AUROC of a one-class replicate, a ratio with
   ``zero_division=None``) is left out of the interval and counted in ``<metric>_n_undefined``;
   with the default ``zero_division=0.0`` a ratio is 0 there, as the metric itself;
-* weights: a cell of total weight W = Σw and Σw² = V gets (V/W)·Poisson(W²/V), the draw whose
-  mean and variance are those of the row-level Poisson bootstrap Σ wᵢ·Poisson(1) (exactly
-  its law when the weights of a cell are equal, e.g. integer counts of a pre-aggregated
-  table evaluated with a weight column of ones);
+* weights are frequencies, as everywhere in clfeval (integer weights equal repeated rows): a
+  cell of total weight W draws Poisson(W), so ``weight="n"`` on a pre-aggregated table gives
+  the very draws of its expanded rows; a fractional weight counts as a fractional row (a
+  cell of weight 2.5 draws Poisson(2.5)), right for rescaled or averaged counts, not a
+  design-based variance for survey or importance weights;
 * label and score metrics are drawn from their own tables (score cells are numbered from
   2⁴⁶), so within each family a replicate is joint, across the families independent;
 * cost: cells × replicates; the label tables are small, a score table has one cell per
@@ -38,7 +39,7 @@ import polars as pl
 from clfeval import _draws, _options
 from clfeval._counts import N
 from clfeval._curves import POS, S, W, binary_long, counts_frame
-from clfeval._draws import CELL, DRAW, LAM, REP, SCALE
+from clfeval._draws import CELL, DRAW, LAM, REP
 from clfeval._frames import as_polars
 from clfeval._validate import Frame, Prepared
 
@@ -47,7 +48,6 @@ __all__ = ["bootstrap"]
 BUDGET = 1 << 22  # replicate cells (cells × replicates) evaluated at once
 SCORE_OFFSET = 1 << 46  # score cells are numbered from here: no uniform is shared
 REPLICATE = "replicate"
-V = "__clf_v"  # the sum of squared weights of a cell
 SCORE_METRICS = ("auroc", "average_precision", "log_loss", "brier")
 Evaluate = Callable[[pl.LazyFrame], pl.LazyFrame]
 
@@ -55,59 +55,39 @@ Evaluate = Callable[[pl.LazyFrame], pl.LazyFrame]
 # --- count tables with their cells numbered -------------------------------------------------
 
 
-def _numbered(counts: pl.LazyFrame, keys: list[str], weighted: bool, offset: int) -> pl.LazyFrame:
-    """``counts`` (``keys``, ``__clf_n`` and, weighted, ``__clf_v``) sorted by ``keys``
-    (nulls last, as DuckDB orders the group struct), each row a cell numbered from
-    ``offset``, with its Poisson mean ``__clf_lam`` and scale ``__clf_scale``."""
-    n = pl.col(N).cast(pl.Float64)
+def numbered(counts: pl.LazyFrame, keys: list[str], offset: int) -> pl.LazyFrame:
+    """``counts`` (``keys`` and ``__clf_n``) sorted by ``keys`` (nulls last, as DuckDB
+    orders the group struct), each row a cell numbered from ``offset`` whose Poisson mean
+    ``__clf_lam`` is its count (or total weight)."""
     out = counts.sort(keys, nulls_last=True, maintain_order=True).with_row_index(CELL)
-    out = out.with_columns((pl.col(CELL).cast(pl.UInt64) + pl.lit(offset, pl.UInt64)).alias(CELL))
-    if not weighted:
-        return out.with_columns(n.alias(LAM))
-    v = pl.col(V)
     return out.with_columns(
-        pl.when(v > 0).then(n * n / v).otherwise(0.0).alias(LAM),
-        pl.when(n > 0).then(v / n).otherwise(0.0).alias(SCALE),
+        (pl.col(CELL).cast(pl.UInt64) + pl.lit(offset, pl.UInt64)).alias(CELL),
+        pl.col(N).cast(pl.Float64).alias(LAM),
     )
 
 
-def label_cells(
-    prep: Prepared, pairs: pl.LazyFrame, labels: Sequence[str], weight: str | None
-) -> pl.LazyFrame:
-    """The cells of the ``(by, *labels)`` table: from the pairs frame of the count layer, or,
-    with a weight, one more group-by for the sums of squared weights."""
+def label_cells(prep: Prepared, pairs: pl.LazyFrame, labels: Sequence[str]) -> pl.LazyFrame:
+    """The cells of the ``(by, *labels, n)`` pairs frame of the count layer."""
     keys = [*prep.by, *labels]
-    if weight is None:
-        counts = pairs.select(*keys, N)
-    else:
-        w = pl.col(weight).cast(pl.Float64)
-        counts = prep.frame.group_by(keys).agg(w.sum().alias(N), (w * w).sum().alias(V))
-    return _numbered(counts, keys, weight is not None, 0)
+    return numbered(pairs.select(*keys, N), keys, 0)
 
 
-def score_cells(
-    prep: Prepared, y: str, score: str, pos_label: Any, weight: str | None
-) -> pl.LazyFrame:
+def score_cells(prep: Prepared, y: str, score: str, pos_label: Any, weight: str | None) -> pl.LazyFrame:
     """The cells of the ``(by, score, positive)`` table (one per distinct score and class)."""
     long = binary_long(prep, y, score, pos_label, weight)
     keys = [*prep.by, S, POS]
-    if weight is None:
-        counts = long.group_by(keys).agg(pl.len().cast(pl.Int64).alias(N))
-    else:
-        counts = long.group_by(keys).agg(pl.col(W).sum().alias(N), (pl.col(W) ** 2).sum().alias(V))
-    return _numbered(counts, keys, weight is not None, SCORE_OFFSET)
+    n = pl.len().cast(pl.Int64) if weight is None else pl.col(W).sum()
+    return numbered(long.group_by(keys).agg(n.alias(N)), keys, SCORE_OFFSET)
 
 
 # --- replicates -----------------------------------------------------------------------------
 
 
 def replicate_counts(
-    cells: pl.LazyFrame, reps: pl.LazyFrame, seed: int, keys: Sequence[str], weighted: bool
+    cells: pl.LazyFrame, reps: pl.LazyFrame, seed: int, keys: Sequence[str]
 ) -> pl.LazyFrame:
     """``(*keys, __clf_rep, __clf_n)``: each cell's draw in each replicate."""
-    drawn = _draws.draw(
-        cells.select(*keys, CELL, LAM, *([SCALE] if weighted else [])), reps, seed, weighted
-    )
+    drawn = _draws.draw(cells.select(*keys, CELL, LAM), reps, seed)
     return drawn.select(*keys, pl.col(REP).cast(pl.Int64), pl.col(DRAW).alias(N))
 
 

@@ -12,8 +12,8 @@ Both read one joint count table ``(by, y, yhat_a, yhat_b, n)``:
   bootstrap of the joint table (:mod:`clfeval._bootstrap`): each replicate redraws the joint
   cells, so both models are scored on the same resampled rows (a paired bootstrap).
 
-McNemar counts rows, so weights are frequency weights (whole numbers); the bootstrap alone
-would take any weight.
+Weights are frequency weights, as everywhere in clfeval; McNemar counts rows, so here they
+must be whole numbers.
 """
 
 from __future__ import annotations
@@ -201,10 +201,8 @@ def compare(
     frame = _common_labels(frame, lf.collect_schema(), y, names_in)
     keys = [*by_cols, y, *names_in]
     w = pl.col(weight).cast(pl.Float64) if weight is not None else None
-    if w is None:
-        counts = frame.group_by(keys).agg(pl.len().cast(pl.Int64).alias(N))
-    else:
-        counts = frame.group_by(keys).agg(w.sum().alias(N), (w * w).sum().alias(_bootstrap.V))
+    n = pl.len().cast(pl.Int64) if w is None else w.sum()
+    counts = frame.group_by(keys).agg(n.alias(N))
     if prep.eager:
         counts = counts.collect().lazy()
         if average == "binary" and any(m in AVERAGED for m in names):
@@ -222,10 +220,10 @@ def compare(
         "average": average, "pos_label": pos_label, "labels": labels,
         "zero_division": zero_division, "weight": N, "beta": beta, "kappa_weights": None,
     }  # fmt: skip
-    cells = _bootstrap._numbered(counts, keys, weight is not None, 0)
+    cells = _bootstrap.numbered(counts, keys, 0)
 
     def replicated(c: pl.LazyFrame, r: pl.LazyFrame) -> pl.LazyFrame:
-        reps = _bootstrap.replicate_counts(c, r, seed, keys, weight is not None)
+        reps = _bootstrap.replicate_counts(c, r, seed, keys)
         per = [
             _label_metrics(reps, [*by_cols, REP], y, col, names, opts).rename(
                 {m: f"{m}__{i}" for m in names}

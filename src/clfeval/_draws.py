@@ -40,7 +40,7 @@ REP_BITS = 17  # replicates per cell: n_boot <= MAX_BOOT < 2**17
 MAX_BOOT = 100_000
 MAX_SEED = 2**63 - 1  # a BIGINT in SQL
 SMALL = 100.0
-CELL, REP, LAM, SCALE, DRAW = "__clf_cell", "__clf_rep", "__clf_lam", "__clf_scale", "__clf_draw"
+CELL, REP, LAM, DRAW = "__clf_cell", "__clf_rep", "__clf_lam", "__clf_draw"
 _U64 = pl.UInt64
 
 
@@ -96,14 +96,14 @@ def cdf_table(lams: pl.LazyFrame) -> pl.LazyFrame:
     )
 
 
-def draw(cells: pl.LazyFrame, reps: pl.LazyFrame, seed: int, weighted: bool) -> pl.LazyFrame:
-    """Every cell of ``cells`` (``__clf_cell`` UInt64, ``__clf_lam`` Float64 and, weighted,
-    ``__clf_scale``) crossed with ``reps`` (one column ``__clf_rep``), with ``__clf_draw``:
-    the Poisson count (Int64), times the cell's scale when ``weighted`` (Float64)."""
-    lf = uniform_columns(cells.join(reps, how="cross"), seed)
+def poisson_columns(lf: pl.LazyFrame) -> pl.LazyFrame:
+    """``lf`` (``__clf_u`` in (0, 1), ``__clf_lam`` >= 0) with ``__clf_draw``: the Poisson
+    quantile of u (Int64), exact below :data:`SMALL`, Cornish–Fisher from there on. Rows may
+    come back in another order. SQL twin: the ``x`` step of ``_clf_boot_draws``."""
+    columns = [*lf.collect_schema().names(), DRAW]
     lam = pl.col(LAM)
     small = lf.filter((lam > 0) & (lam < SMALL)).sort("__clf_u")
-    table = cdf_table(cells).sort("__clf_f", "__clf_k")
+    table = cdf_table(lf).sort("__clf_f", "__clf_k")
     small = small.join_asof(
         table,
         left_on="__clf_u",
@@ -124,8 +124,12 @@ def draw(cells: pl.LazyFrame, reps: pl.LazyFrame, seed: int, weighted: bool) -> 
     )
     large = large.with_columns((x - 0.5).ceil().clip(lower_bound=0.0).cast(pl.Int64).alias(DRAW))
     zero = lf.filter(~(lam > 0)).with_columns(pl.lit(0, pl.Int64).alias(DRAW))
-    columns = [*cells.collect_schema().names(), *reps.collect_schema().names(), DRAW]
-    out = pl.concat([part.select(columns) for part in (small, large, zero)], how="vertical")
-    if weighted:
-        out = out.with_columns((pl.col(DRAW) * pl.col(SCALE)).alias(DRAW))
-    return out
+    return pl.concat([part.select(columns) for part in (small, large, zero)], how="vertical")
+
+
+def draw(cells: pl.LazyFrame, reps: pl.LazyFrame, seed: int) -> pl.LazyFrame:
+    """Every cell of ``cells`` (``__clf_cell`` UInt64, ``__clf_lam`` Float64, any other
+    columns) crossed with ``reps`` (one column ``__clf_rep``), with ``__clf_draw``, the
+    cell's Poisson count in that replicate (Int64)."""
+    lf = uniform_columns(cells.join(reps, how="cross"), seed)
+    return poisson_columns(lf).drop("__clf_u")

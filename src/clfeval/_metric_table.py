@@ -343,7 +343,7 @@ def evaluate(
         if any(n in AVERAGED for n in label_names):
             _check_binary(prep, y, average, pos_label, labels)
         if boot:
-            boots.append(_label_boot(prep, pairs, y, yhat, weight, label_names, opts, n_boot, seed))
+            boots.append(_label_boot(prep, pairs, y, yhat, label_names, opts, n_boot, seed))
         if average is None:
             out = per_class(pairs, prep.by, y, yhat, label_names, opts)
             if boot:
@@ -356,7 +356,7 @@ def evaluate(
         keys = [*by_cols, S, POS]
 
         def scored(c: pl.LazyFrame, r: pl.LazyFrame) -> pl.LazyFrame:
-            reps = _bootstrap.replicate_counts(c, r, seed, keys, weight is not None)
+            reps = _bootstrap.replicate_counts(c, r, seed, keys)
             return _bootstrap.score_replicates(reps, by_cols, score_names, max_fpr)
 
         boots.append(_bootstrap.run(cells, n_boot, scored, prep.eager))
@@ -388,18 +388,17 @@ def _label_boot(
     pairs: pl.LazyFrame,
     y: str,
     yhat: str,
-    weight: str | None,
     names: list[str],
     opts: dict[str, Any],
     n_boot: int,
     seed: int,
 ) -> pl.LazyFrame:
     """The label metrics of every replicate: ``(by..., __clf_rep, [label,] names...)``."""
-    cells = _bootstrap.label_cells(prep, pairs, [y, yhat], weight)
+    cells = _bootstrap.label_cells(prep, pairs, [y, yhat])
     keys = [*prep.by, y, yhat]
 
     def labelled(c: pl.LazyFrame, r: pl.LazyFrame) -> pl.LazyFrame:
-        reps = _bootstrap.replicate_counts(c, r, seed, keys, weight is not None)
+        reps = _bootstrap.replicate_counts(c, r, seed, keys)
         return _bootstrap.label_replicates(reps, prep.by, y, yhat, names, opts)
 
     return _bootstrap.run(cells, n_boot, labelled, prep.eager)

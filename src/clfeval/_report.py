@@ -458,12 +458,12 @@ def _report_intervals(
 ) -> pl.DataFrame:
     """``table`` with ``precision_lo``, ``precision_hi``... after each score: the report of
     every bootstrap replicate (:mod:`clfeval._bootstrap`), its percentiles per row."""
-    cells = _bootstrap.label_cells(prep, pairs, [y, yhat], weight)
+    cells = _bootstrap.label_cells(prep, pairs, [y, yhat])
     keys = [*prep.by, y, yhat]
     per_rep = replace(prep, by=[*prep.by, REP])
 
     def reported(c: pl.LazyFrame, r: pl.LazyFrame) -> pl.LazyFrame:
-        reps = _bootstrap.replicate_counts(c, r, seed, keys, weight is not None)
+        reps = _bootstrap.replicate_counts(c, r, seed, keys)
         return _report_table(reps, per_rep, y, yhat, labels, target_names, zero_division).lazy()
 
     reps = _bootstrap.run(cells, n_boot, reported, True)
