@@ -40,40 +40,44 @@ CREATE OR REPLACE MACRO _clf_uniform(seed, cell, rep) AS
 
 -- --- the normal distribution (clfeval._normal) --------------------------------------------
 
--- The standard normal quantile, Wichura's AS241 (PPND16), for p in (0, 1).
-CREATE OR REPLACE MACRO _clf_ndtri(p) AS
+-- The standard normal quantile, Wichura's AS241 (PPND16), of p in (0, 1), from rc =
+-- 0.180625 - (p - 1/2)^2 and rt = sqrt(-ln(min(p, 1 - p))) computed once by the caller (the
+-- bootstrap draws millions; a let-binding per row costs more than the polynomials).
+CREATE OR REPLACE MACRO _clf_ndtri_staged(p, rc, rt) AS
     CASE
-        WHEN abs(p - 0.5) <= 0.425 THEN _clf_let(0.180625 - (p - 0.5) * (p - 0.5), lambda _clf_r:
-            (p - 0.5) * (((((((2.5090809287301226727e3 * _clf_r + 3.3430575583588128105e4) * _clf_r
-                + 6.7265770927008700853e4) * _clf_r + 4.5921953931549871457e4) * _clf_r
-                + 1.3731693765509461125e4) * _clf_r + 1.9715909503065514427e3) * _clf_r
-                + 1.3314166789178437745e2) * _clf_r + 3.3871328727963666080e0)
-            / (((((((5.2264952788528545610e3 * _clf_r + 2.8729085735721942674e4) * _clf_r
-                + 3.9307895800092710610e4) * _clf_r + 2.1213794301586595867e4) * _clf_r
-                + 5.3941960214247511077e3) * _clf_r + 6.8718700749205790830e2) * _clf_r
-                + 4.2313330701600911252e1) * _clf_r + 1.0))
-        ELSE _clf_let(sqrt(-ln(CASE WHEN p < 0.5 THEN p ELSE 1.0 - p END)), lambda _clf_r:
-            CASE WHEN p < 0.5 THEN -1.0 ELSE 1.0 END * CASE
-                WHEN _clf_r <= 5.0 THEN _clf_let(_clf_r - 1.6, lambda _clf_t:
-                    (((((((7.7454501427834140764e-4 * _clf_t + 2.2723844989269184583e-2) * _clf_t
-                        + 2.4178072517745061177e-1) * _clf_t + 1.2704582524523683826e0) * _clf_t
-                        + 3.6478483247632046050e0) * _clf_t + 5.7694972214606914055e0) * _clf_t
-                        + 4.6303378461565452959e0) * _clf_t + 1.4234371107496835773e0)
-                    / (((((((1.0507500716444168432e-9 * _clf_t + 5.4759380849953449460e-4) * _clf_t
-                        + 1.5198666563616457197e-2) * _clf_t + 1.4810397642748007459e-1) * _clf_t
-                        + 6.8976733498510000455e-1) * _clf_t + 1.6763848301838038494e0) * _clf_t
-                        + 2.0531916266377588219e0) * _clf_t + 1.0))
-                ELSE _clf_let(_clf_r - 5.0, lambda _clf_t:
-                    (((((((2.0103343992922881327e-7 * _clf_t + 2.7115555687434875782e-5) * _clf_t
-                        + 1.2426609473880784386e-3) * _clf_t + 2.6532189526576123093e-2) * _clf_t
-                        + 2.9656057182850489123e-1) * _clf_t + 1.7848265399172913358e0) * _clf_t
-                        + 5.4637849111641143699e0) * _clf_t + 6.6579046435011037772e0)
-                    / (((((((2.0442631033899397856e-15 * _clf_t + 1.4215117583164458887e-7) * _clf_t
-                        + 1.8463183175100546818e-5) * _clf_t + 7.8686913114561325910e-4) * _clf_t
-                        + 1.4875361290850614853e-2) * _clf_t + 1.3692988092273580531e-1) * _clf_t
-                        + 5.9983220655588793769e-1) * _clf_t + 1.0))
-            END)
+        WHEN abs(p - 0.5) <= 0.425 THEN
+            (p - 0.5) * (((((((2.5090809287301226727e3 * rc + 3.3430575583588128105e4) * rc
+                + 6.7265770927008700853e4) * rc + 4.5921953931549871457e4) * rc
+                + 1.3731693765509461125e4) * rc + 1.9715909503065514427e3) * rc
+                + 1.3314166789178437745e2) * rc + 3.3871328727963666080e0)
+            / (((((((5.2264952788528545610e3 * rc + 2.8729085735721942674e4) * rc
+                + 3.9307895800092710610e4) * rc + 2.1213794301586595867e4) * rc
+                + 5.3941960214247511077e3) * rc + 6.8718700749205790830e2) * rc
+                + 4.2313330701600911252e1) * rc + 1.0)
+        WHEN rt <= 5.0 THEN CASE WHEN p < 0.5 THEN -1.0 ELSE 1.0 END
+            * ((((((((7.7454501427834140764e-4 * (rt - 1.6) + 2.2723844989269184583e-2) * (rt - 1.6)
+                + 2.4178072517745061177e-1) * (rt - 1.6) + 1.2704582524523683826e0) * (rt - 1.6)
+                + 3.6478483247632046050e0) * (rt - 1.6) + 5.7694972214606914055e0) * (rt - 1.6)
+                + 4.6303378461565452959e0) * (rt - 1.6) + 1.4234371107496835773e0)
+            / (((((((1.0507500716444168432e-9 * (rt - 1.6) + 5.4759380849953449460e-4) * (rt - 1.6)
+                + 1.5198666563616457197e-2) * (rt - 1.6) + 1.4810397642748007459e-1) * (rt - 1.6)
+                + 6.8976733498510000455e-1) * (rt - 1.6) + 1.6763848301838038494e0) * (rt - 1.6)
+                + 2.0531916266377588219e0) * (rt - 1.6) + 1.0))
+        ELSE CASE WHEN p < 0.5 THEN -1.0 ELSE 1.0 END
+            * ((((((((2.0103343992922881327e-7 * (rt - 5.0) + 2.7115555687434875782e-5) * (rt - 5.0)
+                + 1.2426609473880784386e-3) * (rt - 5.0) + 2.6532189526576123093e-2) * (rt - 5.0)
+                + 2.9656057182850489123e-1) * (rt - 5.0) + 1.7848265399172913358e0) * (rt - 5.0)
+                + 5.4637849111641143699e0) * (rt - 5.0) + 6.6579046435011037772e0)
+            / (((((((2.0442631033899397856e-15 * (rt - 5.0) + 1.4215117583164458887e-7) * (rt - 5.0)
+                + 1.8463183175100546818e-5) * (rt - 5.0) + 7.8686913114561325910e-4) * (rt - 5.0)
+                + 1.4875361290850614853e-2) * (rt - 5.0) + 1.3692988092273580531e-1) * (rt - 5.0)
+                + 5.9983220655588793769e-1) * (rt - 5.0) + 1.0))
     END;
+
+-- The standard normal quantile of p in (0, 1) (clfeval._normal.ndtri).
+CREATE OR REPLACE MACRO _clf_ndtri(p) AS
+    _clf_ndtri_staged(p, 0.180625 - (p - 0.5) * (p - 0.5),
+        sqrt(-ln(CASE WHEN p < 0.5 THEN p ELSE 1.0 - p END)));
 
 -- The complementary error function for x >= 0 (Cephes' erfc, W. J. Cody's rational forms;
 -- 1 - erf(x) below 1). DuckDB has no erf.
@@ -123,15 +127,13 @@ CREATE OR REPLACE MACRO _clf_poisson_cdf(lam) AS
             'f': _clf_acc.f + _clf_acc.p * (lam / _clf_x.p),
             'fs': list_append(_clf_acc.fs, _clf_acc.f + _clf_acc.p * (lam / _clf_x.p))}).fs;
 
--- The Poisson(lam) quantile of u for lam >= 100: the Cornish-Fisher expansion to order 1/lam
--- with its continuity correction, rounded up from x - 1/2.
-CREATE OR REPLACE MACRO _clf_poisson_cf(u, lam) AS
-    _clf_let(_clf_ndtri(u), lambda _clf_z:
-        CAST(greatest(ceil(lam + sqrt(lam) * _clf_z + (_clf_z * _clf_z - 1.0) / 6.0
-            - (_clf_z * _clf_z * _clf_z + 2.0 * _clf_z) / (72.0 * sqrt(lam))
-            + (3.0 * (_clf_z * _clf_z * _clf_z * _clf_z) + 7.0 * (_clf_z * _clf_z) - 16.0)
-                / (810.0 * lam)
-            - 0.5), 0) AS BIGINT));
+-- The Poisson(lam) quantile of u = Phi(z) for lam >= 100: the Cornish-Fisher expansion to
+-- order 1/lam with its continuity correction, rounded up from x - 1/2.
+CREATE OR REPLACE MACRO _clf_poisson_cf(z, lam) AS
+    CAST(greatest(ceil(lam + sqrt(lam) * z + (z * z - 1.0) / 6.0
+        - (z * z * z + 2.0 * z) / (72.0 * sqrt(lam))
+        + (3.0 * (z * z * z * z) + 7.0 * (z * z) - 16.0) / (810.0 * lam)
+        - 0.5), 0) AS BIGINT);
 
 -- TRUE, or an error when n_boot is not a whole number from 1 to 100,000 or seed not one from
 -- 0 to 2^63 - 1 (clfeval._options.n_boot and seed).
@@ -161,11 +163,29 @@ CREATE OR REPLACE MACRO _clf_checked_level(level) AS
 -- Every cell of the relation named cells (__clf_cell UBIGINT, __clf_lam DOUBLE, any other
 -- columns) in every replicate __clf_rep = 0 .. n_boot - 1, with its Poisson count __clf_n.
 CREATE OR REPLACE MACRO _clf_boot_draws(cells, n_boot, seed) AS TABLE
-WITH d AS (
-    SELECT c.*, r.range AS __clf_rep,
-        _clf_uniform(seed, c.__clf_cell, r.range) AS __clf_u
+-- the uniform of _clf_uniform, its three mixing steps staged (one column each)
+-- (the cells' other columns join back at the end: narrow rows are cheaper to draw)
+WITH h AS (
+    SELECT c.__clf_cell, c.__clf_lam, r.range AS __clf_rep,
+        _clf_add64(_clf_mix64(CAST(seed AS UBIGINT)),
+            _clf_mul64(CAST(c.__clf_cell AS UBIGINT) * 131072 + CAST(r.range AS UBIGINT) + 1,
+                11400714819323198485)) AS __clf_h
     FROM query_table(cells) AS c, range(CAST(n_boot AS BIGINT)) AS r
     WHERE _clf_check_boot(n_boot, seed)
+),
+h1 AS (
+    SELECT * REPLACE (_clf_mul64(xor(__clf_h, __clf_h >> 30), 13787848793156543929) AS __clf_h)
+    FROM h
+),
+h2 AS (
+    SELECT * REPLACE (_clf_mul64(xor(__clf_h, __clf_h >> 27), 10723151780598845931) AS __clf_h)
+    FROM h1
+),
+d AS (
+    SELECT * EXCLUDE (__clf_h),
+        (CAST(xor(__clf_h, __clf_h >> 31) >> 12 AS DOUBLE) + 0.5)
+            / CAST(4503599627370496 AS DOUBLE) AS __clf_u
+    FROM h2
 ),
 cdf AS (
     SELECT __clf_lam AS lam, f, max(k) AS k
@@ -179,16 +199,27 @@ cdf AS (
     )
     GROUP BY ALL
 ),
+-- Phi^-1(u) for the cells of mean 100 and more, staged as clfeval._normal.ndtri_columns
+z AS (
+    SELECT * EXCLUDE (__clf_rc, __clf_rt), _clf_ndtri_staged(__clf_u, __clf_rc, __clf_rt) AS __clf_z
+    FROM (
+        SELECT *, 0.180625 - (__clf_u - 0.5) * (__clf_u - 0.5) AS __clf_rc,
+            sqrt(-ln(CASE WHEN __clf_u < 0.5 THEN __clf_u ELSE 1.0 - __clf_u END)) AS __clf_rt
+        FROM d
+        WHERE __clf_lam >= 100
+    )
+),
 x AS (
     SELECT d.* EXCLUDE (__clf_u), coalesce(cdf.k + 1, 0) AS __clf_x
     FROM d ASOF LEFT JOIN cdf ON d.__clf_lam = cdf.lam AND d.__clf_u > cdf.f
     WHERE d.__clf_lam > 0 AND d.__clf_lam < 100
     UNION ALL
-    SELECT d.* EXCLUDE (__clf_u), _clf_poisson_cf(__clf_u, __clf_lam) FROM d WHERE __clf_lam >= 100
+    SELECT * EXCLUDE (__clf_u, __clf_z), _clf_poisson_cf(__clf_z, __clf_lam) FROM z
     UNION ALL
     SELECT d.* EXCLUDE (__clf_u), 0 FROM d WHERE NOT __clf_lam > 0
 )
-SELECT * RENAME (__clf_x AS __clf_n) FROM x;
+SELECT c.*, x.__clf_rep, x.__clf_x AS __clf_n
+FROM x JOIN query_table(cells) AS c USING (__clf_cell);
 
 -- --- the bootstrap of the label metrics -----------------------------------------------------
 
@@ -233,28 +264,75 @@ SELECT * EXCLUDE (__clf_nogroup, __clf_c, __clf_sw, __clf_n_nan, __clf_n_inf, __
     CASE WHEN weight_col IS NULL THEN CAST(__clf_c AS DOUBLE) ELSE __clf_sw END AS __clf_lam
 FROM keyed;
 
--- The replicated count table of tbl: group columns, y, yhat, __clf_g, __clf_rep, __clf_n.
-CREATE OR REPLACE MACRO _clf_boot_label_rows(tbl, y, yhat, n_boot, seed, group_cols, weight_col, labels, pos_label, pos_used) AS TABLE
-WITH __clf_boot_cells AS MATERIALIZED (
-    FROM _clf_boot_label_cells(tbl, y, yhat, group_cols, weight_col, labels, pos_label, pos_used)
-)
-SELECT * EXCLUDE (__clf_cell, __clf_lam)
-FROM _clf_boot_draws('__clf_boot_cells', n_boot, seed);
-
 CREATE OR REPLACE MACRO clf_bootstrap(
     tbl, y, yhat, n_boot := 1000, seed := 0, group_cols := [], weight_col := NULL,
     average := 'binary', pos_label := 1, labels := NULL, zero_division := 0.0
 ) AS TABLE
-WITH __clf_boot_rows AS MATERIALIZED (
-    SELECT * EXCLUDE (__clf_g)
-    FROM _clf_boot_label_rows(tbl, y, yhat, n_boot, seed, group_cols, weight_col, labels,
-        pos_label, average = 'binary')
+WITH __clf_boot_cells AS MATERIALIZED (
+    FROM _clf_boot_label_cells(tbl, y, yhat, group_cols, weight_col, labels, pos_label,
+        average = 'binary')
+),
+-- the data itself, for clf_metrics' checks of the class set (binary: at most two classes,
+-- pos_label among them) before any replicate is scored
+__clf_boot_point AS (
+    SELECT * EXCLUDE (__clf_g, __clf_cell, __clf_lam), __clf_lam AS __clf_n
+    FROM __clf_boot_cells
+),
+checked AS (
+    SELECT count(*) >= 0 AS ok
+    FROM clf_metrics('__clf_boot_point', y, yhat, group_cols := group_cols,
+        weight_col := '__clf_n', average := average, pos_label := pos_label, labels := labels,
+        zero_division := zero_division)
+),
+__clf_boot_rows AS MATERIALIZED (
+    SELECT d.* EXCLUDE (__clf_cell, __clf_lam)
+    FROM _clf_boot_draws('__clf_boot_cells', n_boot, seed) AS d, checked
+    WHERE checked.ok
+),
+-- average = 'binary': tp, predicted, actual and total per group and replicate, then the
+-- formulas of clfeval._metrics (one GROUP BY, not clf_metrics' per-class plan per replicate)
+bin_counts AS (
+    SELECT __clf_g, __clf_rep,
+        CAST(sum(CASE WHEN __clf_is_pos AND __clf_says THEN __clf_n ELSE 0 END) AS DOUBLE) AS tp,
+        CAST(sum(CASE WHEN __clf_says THEN __clf_n ELSE 0 END) AS DOUBLE) AS pred,
+        CAST(sum(CASE WHEN __clf_is_pos THEN __clf_n ELSE 0 END) AS DOUBLE) AS sup,
+        CAST(sum(__clf_n) AS DOUBLE) AS tot
+    FROM (
+        SELECT __clf_g, __clf_rep, __clf_n,
+            COLUMNS([y]) = pos_label AS __clf_is_pos,
+            COLUMNS([yhat]) = pos_label AS __clf_says
+        FROM __clf_boot_rows
+        WHERE average = 'binary'
+    )
+    GROUP BY __clf_g, __clf_rep
+),
+fast AS (
+    SELECT * EXCLUDE (__clf_nogroup, __clf_g)
+    FROM (
+        SELECT unnest(__clf_g), __clf_g, __clf_rep AS replicate,
+            CASE WHEN tot > 0 THEN _clf_div(tp + (tot - pred - sup + tp), tot, NULL) END
+                AS accuracy,
+            _clf_balanced(tp, pred - tp, sup - tp, tot - pred - sup + tp) AS balanced_accuracy,
+            _clf_div(tp, pred, zero_division) AS precision,
+            _clf_div(tp, sup, zero_division) AS recall,
+            _clf_div(2 * tp, sup + pred, zero_division) AS f1,
+            _clf_mcc(tp, pred - tp, sup - tp, tot - pred - sup + tp) AS mcc
+        FROM bin_counts
+    )
+    ORDER BY __clf_g, replicate
+),
+-- the other averages: clf_metrics on every replicate
+averaged AS (
+    SELECT * RENAME (__clf_rep AS replicate)
+    FROM clf_metrics('__clf_boot_rows', y, yhat,
+        group_cols := list_concat(CAST(group_cols AS VARCHAR[]), ['__clf_rep']),
+        weight_col := '__clf_n', average := average, pos_label := pos_label, labels := labels,
+        zero_division := zero_division)
+    WHERE average IS DISTINCT FROM 'binary'
 )
-SELECT * RENAME (__clf_rep AS replicate)
-FROM clf_metrics('__clf_boot_rows', y, yhat,
-    group_cols := list_concat(CAST(group_cols AS VARCHAR[]), ['__clf_rep']),
-    weight_col := '__clf_n', average := average, pos_label := pos_label, labels := labels,
-    zero_division := zero_division);
+FROM fast
+UNION ALL BY NAME
+FROM averaged;
 
 COMMENT ON MACRO TABLE clf_bootstrap IS
 'Poisson bootstrap replicates of the label metrics: (group columns..., replicate, accuracy, balanced_accuracy, precision, recall, f1, mcc), one row per group and replicate 0 .. n_boot - 1. Each cell of the (group, y, yhat) count table is redrawn as a Poisson count of its size (with weight_col: of its total weight; weights are frequencies, so integer weights give the draws of the repeated rows), then clf_metrics runs on every replicate. The same seed gives the same draws as clfeval.bootstrap in Python, bit for bit. Usage: FROM clf_bootstrap(''preds'', ''y'', ''yhat'', n_boot := 1000, seed := 0, group_cols := [], weight_col := NULL, average := ''binary'', pos_label := 1, labels := NULL, zero_division := 0.0). Errors (clfeval: ...) as clf_metrics, and on n_boot outside 1 .. 100,000 or a negative seed. Python twin: clfeval.bootstrap.';

@@ -37,10 +37,11 @@ from typing import Any, Literal
 import polars as pl
 
 from clfeval import _draws, _options
-from clfeval._counts import N
+from clfeval._counts import N, POLARS
 from clfeval._curves import POS, S, W, binary_long, counts_frame
 from clfeval._draws import CELL, DRAW, LAM, REP
 from clfeval._frames import as_polars
+from clfeval._metrics import METRICS, Counts, binary_formulas
 from clfeval._validate import Frame, Prepared
 
 __all__ = ["bootstrap"]
@@ -72,7 +73,9 @@ def label_cells(prep: Prepared, pairs: pl.LazyFrame, labels: Sequence[str]) -> p
     return numbered(pairs.select(*keys, N), keys, 0)
 
 
-def score_cells(prep: Prepared, y: str, score: str, pos_label: Any, weight: str | None) -> pl.LazyFrame:
+def score_cells(
+    prep: Prepared, y: str, score: str, pos_label: Any, weight: str | None
+) -> pl.LazyFrame:
     """The cells of the ``(by, score, positive)`` table (one per distinct score and class)."""
     long = binary_long(prep, y, score, pos_label, weight)
     keys = [*prep.by, S, POS]
@@ -120,6 +123,30 @@ def run(
     return cells.map_batches(batches, schema=dict(schema), streamable=False)
 
 
+def _binary_replicates(
+    reps: pl.LazyFrame, keys: list[str], y: str, yhat: str, names: list[str], opts: dict[str, Any]
+) -> pl.LazyFrame:
+    """Binary metrics of many groups at once: one group-by for tp, predicted, actual and
+    total, then the registry's formulas (:mod:`clfeval._metrics`) as columns (a per-group
+    aggregation over millions of replicate groups would cost seconds per metric)."""
+    n = pl.col(N).cast(pl.Float64)
+    pos = opts["pos_label"]
+    is_pos, says = pl.col(y) == pos, pl.col(yhat) == pos
+    counts = reps.group_by(keys).agg(
+        pl.when(is_pos & says).then(n).otherwise(0.0).sum().alias("__clf_tp"),
+        pl.when(says).then(n).otherwise(0.0).sum().alias("__clf_pred"),
+        pl.when(is_pos).then(n).otherwise(0.0).sum().alias("__clf_sup"),
+        n.sum().alias("__clf_tot"),
+    )
+    total = pl.col("__clf_tot")
+    c = Counts(pl.col("__clf_tp"), pl.col("__clf_pred"), pl.col("__clf_sup"), total)
+    values = binary_formulas(POLARS, c, opts["zero_division"], opts["beta"], names)
+    exprs = [
+        (pl.when(total > 0).then(v) if k == "accuracy" else v).alias(k) for k, v in values.items()
+    ]
+    return counts.select(*keys, *exprs)
+
+
 def label_replicates(
     reps: pl.LazyFrame, by: list[str], y: str, yhat: str, names: list[str], opts: dict[str, Any]
 ) -> pl.LazyFrame:
@@ -127,6 +154,8 @@ def label_replicates(
     from clfeval._metric_table import join_by, label_parts, per_class
 
     keys = [*by, REP]
+    if opts["average"] == "binary" and all(METRICS[m].binary is not None for m in names):
+        return _binary_replicates(reps, keys, y, yhat, names, opts)
     if opts["average"] is None:
         return per_class(reps, keys, y, yhat, names, opts)
     parts = label_parts(reps, keys, y, yhat, names, opts)
