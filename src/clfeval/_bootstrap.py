@@ -37,7 +37,7 @@ from typing import Any, Literal
 import polars as pl
 
 from clfeval import _draws, _options
-from clfeval._counts import N, POLARS
+from clfeval._counts import POLARS, N
 from clfeval._curves import POS, S, W, binary_long, counts_frame
 from clfeval._draws import CELL, DRAW, LAM, REP
 from clfeval._frames import as_polars
