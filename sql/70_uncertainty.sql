@@ -170,8 +170,9 @@ WITH h AS (
         _clf_add64(_clf_mix64(CAST(seed AS UBIGINT)),
             _clf_mul64(CAST(c.__clf_cell AS UBIGINT) * 131072 + CAST(r.range AS UBIGINT) + 1,
                 11400714819323198485)) AS __clf_h
-    FROM query_table(cells) AS c, range(CAST(n_boot AS BIGINT)) AS r
-    WHERE _clf_check_boot(n_boot, seed)
+    -- the options are checked in range()'s argument, a constant: raised even with no cell
+    FROM query_table(cells) AS c,
+        range(CAST(CASE WHEN _clf_check_boot(n_boot, seed) THEN n_boot END AS BIGINT)) AS r
 ),
 h1 AS (
     SELECT * REPLACE (_clf_mul64(xor(__clf_h, __clf_h >> 30), 13787848793156543929) AS __clf_h)
@@ -375,58 +376,48 @@ CREATE OR REPLACE MACRO clf_bootstrap_scores(
 WITH __clf_boot_cells AS MATERIALIZED (
     FROM _clf_boot_score_cells(tbl, y, score, group_cols, weight_col, pos_label)
 ),
--- one row per group, replicate and distinct score: its positive and negative counts
+-- one row per group, replicate and distinct score: its positive and negative counts, and the
+-- log loss and squared gaps of its rows (clfeval._bootstrap.score_replicates)
 by_score AS (
-    SELECT __clf_key, __clf_rep, __clf_s,
-        coalesce(sum(__clf_n) FILTER (WHERE __clf_pos), 0) AS pos,
-        coalesce(sum(__clf_n) FILTER (WHERE NOT __clf_pos), 0) AS neg
+    SELECT __clf_key, __clf_rep, __clf_s, bool_and(__clf_prob) AS prob,
+        CAST(coalesce(sum(__clf_n) FILTER (WHERE __clf_pos), 0) AS DOUBLE) AS pos,
+        CAST(coalesce(sum(__clf_n) FILTER (WHERE NOT __clf_pos), 0) AS DOUBLE) AS neg,
+        sum(__clf_n * -ln(CASE
+            WHEN __clf_pos THEN least(greatest(__clf_s, 2.220446049250313e-16), 0.9999999999999998)
+            ELSE least(greatest(1.0 - __clf_s, 2.220446049250313e-16), 0.9999999999999998)
+        END)) AS ll,
+        sum(__clf_n * (CAST(__clf_pos AS DOUBLE) - __clf_s) * (CAST(__clf_pos AS DOUBLE) - __clf_s))
+            AS sq
     FROM _clf_boot_draws('__clf_boot_cells', n_boot, seed)
     GROUP BY ALL
 ),
--- running sums from the highest score down (tp, fp) and at the score before (tp0, fp0)
+-- running sums from the highest score down, and the class totals
 cum AS (
-    SELECT __clf_key, __clf_rep, __clf_s,
-        CAST(sum(pos) OVER w AS DOUBLE) AS tp, CAST(sum(neg) OVER w AS DOUBLE) AS fp,
-        CAST(sum(pos) OVER (PARTITION BY __clf_key, __clf_rep) AS DOUBLE) AS n_pos,
-        CAST(sum(neg) OVER (PARTITION BY __clf_key, __clf_rep) AS DOUBLE) AS n_neg
+    SELECT *,
+        sum(pos) OVER w AS tp, sum(neg) OVER w AS fp,
+        sum(pos) OVER (PARTITION BY __clf_key, __clf_rep) AS n_pos,
+        sum(neg) OVER (PARTITION BY __clf_key, __clf_rep) AS n_neg
     FROM by_score
     WINDOW w AS (PARTITION BY __clf_key, __clf_rep ORDER BY __clf_s DESC
         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
 ),
-steps AS (
-    SELECT *,
-        coalesce(lag(tp) OVER w, 0.0) AS tp0, coalesce(lag(fp) OVER w, 0.0) AS fp0
+-- trapezoids under (fpr, tpr), recall steps times precision, the weighted means
+sums AS (
+    SELECT __clf_key, __clf_rep, max(n_pos) AS n_pos, max(n_neg) AS n_neg,
+        sum((neg / n_neg) * ((tp + (tp - pos)) / n_pos)) AS auc,
+        sum(CASE WHEN pos > 0 THEN (pos / n_pos) * (tp / (tp + fp)) ELSE 0.0 END) AS ap,
+        sum(ll) AS ll, sum(sq) AS sq, sum(pos + neg) AS w, bool_and(prob) AS prob
     FROM cum
-    WINDOW w AS (PARTITION BY __clf_key, __clf_rep ORDER BY __clf_s DESC)
-),
--- trapezoids under (fpr, tpr) and recall steps times precision, as clfeval._score's
-areas AS (
-    SELECT __clf_key, __clf_rep,
-        CASE WHEN max(n_pos) > 0 AND max(n_neg) > 0 THEN sum(
-            _clf_div(fp - fp0, n_neg, NULL) * _clf_div(tp + tp0, n_pos, NULL)) / 2.0 END AS auroc,
-        CASE WHEN max(n_pos) > 0 THEN greatest(sum(
-            _clf_div(tp - tp0, n_pos, NULL) * coalesce(_clf_div(tp, tp + fp, NULL), 0.0)),
-            0.0) END AS average_precision
-    FROM steps
-    GROUP BY ALL
-),
-means AS (
-    SELECT __clf_key, __clf_rep,
-        CASE WHEN bool_and(__clf_prob) THEN _clf_div(sum(__clf_n * -ln(CASE
-            WHEN __clf_pos THEN least(greatest(__clf_s, 2.220446049250313e-16), 0.9999999999999998)
-            ELSE least(greatest(1.0 - __clf_s, 2.220446049250313e-16), 0.9999999999999998)
-        END)), sum(__clf_n), NULL) END AS log_loss,
-        CASE WHEN bool_and(__clf_prob) THEN _clf_div(sum(__clf_n
-            * (CAST(__clf_pos AS DOUBLE) - __clf_s) * (CAST(__clf_pos AS DOUBLE) - __clf_s)),
-            sum(__clf_n), NULL) END AS brier
-    FROM _clf_boot_draws('__clf_boot_cells', n_boot, seed)
     GROUP BY ALL
 )
 SELECT * EXCLUDE (__clf_nogroup, __clf_key)
 FROM (
-    SELECT unnest(__clf_key), __clf_key, __clf_rep AS replicate, auroc, average_precision,
-        log_loss, brier
-    FROM areas JOIN means USING (__clf_key, __clf_rep)
+    SELECT unnest(__clf_key), __clf_key, __clf_rep AS replicate,
+        CASE WHEN n_pos > 0 AND n_neg > 0 THEN auc / 2.0 END AS auroc,
+        CASE WHEN n_pos > 0 THEN greatest(ap, 0.0) END AS average_precision,
+        CASE WHEN prob AND w > 0 THEN ll / w END AS log_loss,
+        CASE WHEN prob AND w > 0 THEN sq / w END AS brier
+    FROM sums
 )
 ORDER BY __clf_key, replicate;
 
@@ -435,8 +426,12 @@ COMMENT ON MACRO TABLE clf_bootstrap_scores IS
 
 -- --- intervals ------------------------------------------------------------------------------
 
-CREATE OR REPLACE MACRO _clf_lo(x, level) AS quantile_cont(x, (1.0 - level) / 2.0);
-CREATE OR REPLACE MACRO _clf_hi(x, level) AS quantile_cont(x, 1.0 - (1.0 - level) / 2.0);
+-- The percentile interval's ends (a level outside (0, 1) is refused by _clf_checked_level in
+-- the same query; here it only must not stop DuckDB from binding the constant quantile).
+CREATE OR REPLACE MACRO _clf_lo(x, level) AS
+    quantile_cont(x, CASE WHEN level > 0 AND level < 1 THEN (1.0 - level) / 2.0 ELSE 0.5 END);
+CREATE OR REPLACE MACRO _clf_hi(x, level) AS
+    quantile_cont(x, CASE WHEN level > 0 AND level < 1 THEN 1.0 - (1.0 - level) / 2.0 ELSE 0.5 END);
 
 CREATE OR REPLACE MACRO clf_metrics_ci(
     tbl, y, yhat, level := 0.95, n_boot := 1000, seed := 0, group_cols := [],

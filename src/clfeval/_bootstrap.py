@@ -169,29 +169,62 @@ def score_replicates(
     reps: pl.LazyFrame, by: list[str], names: list[str], max_fpr: float | None
 ) -> pl.LazyFrame:
     """``(*by, __clf_rep, *names)`` from replicated score cells (``__clf_s``, ``__clf_pos``,
-    ``__clf_n``): AUROC and average precision from their threshold counts, log loss and
-    Brier as weighted means."""
-    from clfeval import _prob, _score
-    from clfeval._metric_table import group_eval, join_by
+    ``__clf_n``): per group and replicate, the counts at each distinct score, their running
+    sums from the highest score down (tp, fp), then AUROC Σ (neg/N)·((tp + tp₀)/P)/2 (the
+    trapezoids; tp₀ = tp − pos), average precision Σ (pos/P)·tp/(tp + fp), log loss and Brier
+    as weighted means: column operations and sums, whatever the number of groups. SQL twin:
+    ``clf_bootstrap_scores``."""
+    from clfeval import _score
+    from clfeval._metric_table import group_eval
+    from clfeval._prob import EPS
 
     keys = [*by, REP]
-    rows = reps.rename({N: W})
-    parts = []
-    ranked = [n for n in names if n in ("auroc", "average_precision")]
-    if ranked:
+    n, s, is_pos = pl.col(N).cast(pl.Float64), pl.col(S), pl.col(POS)
+    if max_fpr is not None and max_fpr < 1 and "auroc" in names:  # the partial area
+        rows = reps.rename({N: W})
         table = counts_frame(rows, keys, True, "group", drop_zero=False, totals=False)
-        tps, fps = pl.col("tp"), pl.col("fp")
-        stats = {"auroc": _score.auroc_stat(max_fpr), "average_precision": _score.ap_stat}
-        parts.append(group_eval(table, keys, [stats[n](tps, fps).alias(n) for n in ranked]))
-    means = [n for n in names if n in ("log_loss", "brier")]
-    if means:
-        fn = {"log_loss": _prob.log_loss, "brier": _prob.brier}
-        exprs = [fn[n](POS, S, pos_label=True, weight=W).alias(n) for n in means]
-        parts.append(group_eval(rows, keys, exprs))
-    out = parts[0]
-    for part in parts[1:]:
-        out = join_by(out, part, keys)
-    return out.select(*keys, *names)
+        stat = _score.auroc_stat(max_fpr)(pl.col("tp"), pl.col("fp")).alias("auroc")
+        rest = [m for m in names if m != "auroc"]
+        out = group_eval(table, keys, [stat])
+        if rest:
+            out = out.join(score_replicates(reps, by, rest, None), on=keys, nulls_equal=True)
+        return out.select(*keys, *names)
+    p_own = pl.when(is_pos).then(s.clip(EPS, 1 - EPS)).otherwise((1 - s).clip(EPS, 1 - EPS))
+    gap = is_pos.cast(pl.Float64) - s
+    per_score = reps.group_by([*keys, S]).agg(
+        pl.when(is_pos).then(n).otherwise(0.0).sum().alias("__clf_p"),
+        pl.when(is_pos).then(0.0).otherwise(n).sum().alias("__clf_q"),
+        (n * -p_own.log()).sum().alias("__clf_ll"),
+        (n * gap * gap).sum().alias("__clf_sq"),
+    )
+    per_score = per_score.sort([*keys, S], descending=[False] * len(keys) + [True])
+    pos, neg = pl.col("__clf_p"), pl.col("__clf_q")
+    tp, fp = pos.cum_sum().over(keys), neg.cum_sum().over(keys)
+    per_score = per_score.with_columns(
+        tp.alias("__clf_tp"),
+        fp.alias("__clf_fp"),
+        pos.sum().over(keys).alias("__clf_np"),
+        neg.sum().over(keys).alias("__clf_nn"),
+    )
+    tp, fp, m, q = (pl.col(c) for c in ("__clf_tp", "__clf_fp", "__clf_np", "__clf_nn"))
+    per_score = per_score.with_columns(
+        ((neg / q) * ((tp + (tp - pos)) / m)).alias("__clf_auc"),
+        pl.when(pos > 0).then((pos / m) * (tp / (tp + fp))).otherwise(0.0).alias("__clf_ap"),
+    )
+    sums = per_score.group_by(keys).agg(
+        pl.col("__clf_auc", "__clf_ap", "__clf_ll", "__clf_sq").sum(),
+        (pos + neg).sum().alias("__clf_w"),
+        m.first(),
+        q.first(),
+    )
+    w = pl.col("__clf_w")
+    values = {
+        "auroc": pl.when((m > 0) & (q > 0)).then(pl.col("__clf_auc") / 2.0),
+        "average_precision": pl.when(m > 0).then(pl.col("__clf_ap").clip(lower_bound=0.0)),
+        "log_loss": pl.when(w > 0).then(pl.col("__clf_ll") / w),
+        "brier": pl.when(w > 0).then(pl.col("__clf_sq") / w),
+    }
+    return sums.select(*keys, *[values[k].alias(k) for k in names])
 
 
 def intervals(
