@@ -470,3 +470,39 @@ def test_bad_input_is_one_input_error_on_every_surface(binary, call, message):
             call(surface, binary)
         texts.add(str(err.value))
     assert len(texts) == 1
+
+
+# --- charts ------------------------------------------------------------------------------------
+
+
+def _png(chart) -> bytes:
+    import vl_convert as vlc
+
+    return vlc.vegalite_to_png(chart.to_json(), scale=1)
+
+
+def test_forest_differences_and_roc_band_charts(binary):
+    df = binary.with_columns(other=(pl.col("score") > 0.6).cast(pl.Int64), s2=pl.col("score") ** 2)
+    forest = df.clf.plot.compare("y", "yhat", score="score", by="g", ci=0.9, n_boot=100)
+    spec = forest.to_dict()
+    marks = [layer["mark"]["type"] for layer in spec["layer"]]
+    assert marks == ["rule", "point"]
+    data = next(iter(spec["datasets"].values()))
+    assert {"series", "metric", "value", "lo", "hi"} <= set(data[0])
+    assert len(data) == 2 * 10  # two groups, ten metrics: the frame, never the rows
+    table = ce.metrics(df, "y", "yhat", score="score", by="g", ci=0.9, n_boot=100)
+    assert data[0]["lo"] == pytest.approx(table["accuracy_lo"][0], abs=1e-6)
+    labels = df.clf.plot.differences("y", yhat=["yhat", "other"], by="g", n_boot=100).to_dict()
+    assert labels["layer"][0]["mark"]["strokeDash"] == [4, 4]  # the line of no difference
+    auroc = df.clf.plot.differences("y", score=["score", "s2"]).to_dict()
+    rows = next(v for v in auroc["datasets"].values() if "value" in v[0])
+    assert rows[0]["metric"] == "AUROC"
+    assert rows[0]["value"] == pytest.approx(0.0, abs=1e-12)
+    roc = df.clf.plot.roc("y", "score", by="g", ci=0.95, n_boot=100)
+    band = next(v for v in roc.to_dict()["datasets"].values() if "tpr_lo" in v[0])
+    assert len(band) == 2 * 51
+    assert all(r["tpr_lo"] <= r["tpr_hi"] for r in band)
+    for chart in (forest, roc):
+        assert _png(chart)[:8] == b"\x89PNG\r\n\x1a\n"
+    with pytest.raises(ce.InputError, match="one binary score column"):
+        df.clf.plot.roc("y", models=["score", "s2"], ci=0.95)

@@ -32,6 +32,7 @@ Decisions, each written down in the README (section *Uncertainty*):
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any, Literal
 
 import polars as pl
@@ -301,3 +302,91 @@ def check(ci: Any, n_boot: Any, seed: Any, role: str = "ci") -> tuple[float | No
     """The bootstrap options, canonical: ``(level or None, n_boot, seed)``."""
     level = None if ci is None else _options.level(role, ci)
     return level, _options.n_boot(n_boot), _options.seed(seed)
+
+
+# --- the ROC band -----------------------------------------------------------------------------
+
+GRID = 51  # false positive rates 0, 0.02, ..., 1 at which the band is drawn
+BINS = 200  # quantile bins of the scores the band's replicates are drawn from
+
+
+def _tpr_at(reps: pl.LazyFrame, keys: list[str], grid: pl.LazyFrame) -> pl.LazyFrame:
+    """``(*keys, fpr, tpr)``: each replicate's ROC curve (straight lines between the points
+    of its distinct scores, ties joined as scikit-learn draws them) read at the grid."""
+    n, is_pos = pl.col(N).cast(pl.Float64), pl.col(POS)
+    per_score = reps.group_by([*keys, S]).agg(
+        pl.when(is_pos).then(n).otherwise(0.0).sum().alias("__clf_p"),
+        pl.when(is_pos).then(0.0).otherwise(n).sum().alias("__clf_q"),
+    )
+    per_score = per_score.sort([*keys, S], descending=[False] * len(keys) + [True])
+    pos, neg = pl.col("__clf_p"), pl.col("__clf_q")
+    points = per_score.select(
+        *keys,
+        (neg.cum_sum().over(keys) / neg.sum().over(keys)).alias("fpr"),
+        (pos.cum_sum().over(keys) / pos.sum().over(keys)).alias("tpr"),
+    )
+    starts = (
+        points.select(keys)
+        .unique()
+        .with_columns(pl.lit(0.0).alias("fpr"), pl.lit(0.0).alias("tpr"))
+    )
+    curve = pl.concat([starts, points]).filter(
+        pl.col("fpr").is_finite() & pl.col("tpr").is_finite()
+    )
+    curve = curve.sort("fpr", "tpr")
+    asked = curve.select(keys).unique().join(grid, how="cross").sort("__clf_x")
+    below = asked.join_asof(
+        curve, left_on="__clf_x", right_on="fpr", by=keys, strategy="backward",
+        check_sortedness=False,
+    )  # fmt: skip
+    above = asked.join_asof(
+        curve.rename({"fpr": "__clf_f1", "tpr": "__clf_t1"}),
+        left_on="__clf_x",
+        right_on="__clf_f1",
+        by=keys,
+        strategy="forward",
+        allow_exact_matches=False,
+        check_sortedness=False,
+    )
+    both = below.join(above, on=[*keys, "__clf_x"], nulls_equal=True)
+    f0, t0, f1, t1, x = (pl.col(c) for c in ("fpr", "tpr", "__clf_f1", "__clf_t1", "__clf_x"))
+    tpr = pl.when(f1.is_null()).then(t0).otherwise(t0 + (t1 - t0) * (x - f0) / (f1 - f0))
+    return both.select(*keys, x.alias("fpr"), tpr.alias("tpr"))
+
+
+def roc_band(
+    prep: Prepared,
+    y: str,
+    score: str,
+    pos_label: Any,
+    weight: str | None,
+    level: float,
+    n_boot: int,
+    seed: int,
+) -> pl.DataFrame:
+    """``(by..., fpr, tpr_lo, tpr_hi)``: the pointwise percentile band of the ROC curve, the
+    TPR of every replicate read at :data:`GRID` false positive rates (vertical averaging);
+    a replicate without positives or negatives is left out. The replicates are drawn from
+    the scores grouped into :data:`BINS` quantile bins per group (the order kept, ties
+    within a bin): chart resolution, at a cost that does not grow with distinct scores."""
+    rank = pl.col(score).rank("min")
+    size = pl.len()
+    if prep.by:
+        rank, size = rank.over(prep.by), size.over(prep.by)
+    binned = (rank.cast(pl.Float64) * BINS / size.cast(pl.Float64)).floor()
+    prep = replace(prep, frame=prep.frame.with_columns(binned.alias(score)))
+    cells = score_cells(prep, y, score, pos_label, weight)
+    keys = [*prep.by, S, POS]
+    grid = pl.LazyFrame({"__clf_x": [i / (GRID - 1) for i in range(GRID)]})
+
+    def read(c: pl.LazyFrame, r: pl.LazyFrame) -> pl.LazyFrame:
+        reps = replicate_counts(c, r, seed, keys)
+        return _tpr_at(reps, [*prep.by, REP], grid)
+
+    reps = run(cells, n_boot, read, True)
+    a = (1.0 - level) / 2.0
+    out = reps.group_by([*prep.by, "fpr"]).agg(
+        pl.col("tpr").quantile(a, "linear").alias("tpr_lo"),
+        pl.col("tpr").quantile(1.0 - a, "linear").alias("tpr_hi"),
+    )
+    return out.sort([*prep.by, "fpr"], nulls_last=True).collect()

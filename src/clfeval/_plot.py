@@ -21,6 +21,7 @@ from clfeval._chart_data import (
     top_classes,
 )
 from clfeval._models import MODEL
+from clfeval.exceptions import InputError
 
 
 class PlotNamespace:
@@ -122,13 +123,18 @@ class PlotNamespace:
         max_points: int = MAX_POINTS,
         labels: Sequence[Any] | None = None,
         models: Any = None,
+        ci: float | None = None,
+        n_boot: int = 1_000,
+        seed: int = 0,
         by: Any = None,
         weight: str | None = None,
         missing: Any = "raise",
         nonfinite: Any = "raise",
     ) -> Any:
         """ROC curve of :func:`clfeval.roc_curve`, AUROC from :func:`clfeval.auroc` in the legend
-        (binary) or the curve's area (one-vs-rest); see :func:`clfeval.charts.roc`."""
+        (binary) or the curve's area (one-vs-rest); see :func:`clfeval.charts.roc`. ``ci=0.95``
+        shades the pointwise percentile band of ``n_boot`` Poisson bootstrap replicates (TPR
+        at 51 false positive rates; binary score, ``by`` groups)."""
         import clfeval
         from clfeval import charts
 
@@ -150,7 +156,47 @@ class PlotNamespace:
             expr = clfeval.auroc(y, score, pos_label=pos_label, weight=weight)
             area = _per_group(self._usable(score, nonfinite), expr, by, "auroc")
         curve = self._sized(curve, y, by, weight)
-        return charts.roc(curve, auroc=area, threshold=threshold, max_points=max_points)
+        band = None
+        if ci is not None:
+            band = self._band(
+                y, score, ci, n_boot, seed, pos_label, models, by, weight, missing, nonfinite
+            )
+        return charts.roc(curve, auroc=area, threshold=threshold, max_points=max_points, band=band)
+
+    def _band(
+        self,
+        y: str,
+        score: Any,
+        ci: Any,
+        n_boot: int,
+        seed: int,
+        pos_label: Any,
+        models: Any,
+        by: Any,
+        weight: Any,
+        missing: Any,
+        nonfinite: Any,
+    ) -> Any:
+        """The bootstrap band of a binary ROC curve (``clfeval._bootstrap.roc_band``)."""
+        from clfeval import _bootstrap
+        from clfeval._validate import prepare
+
+        level, n_boot, seed = _bootstrap.check(ci, n_boot, seed)
+        if level is None:
+            return None
+        if models is not None or not isinstance(score, str):
+            raise InputError(
+                "ci= draws the band of one binary score column",
+                role="score",
+                rule="score_labels",
+                hint="pass score='column' (and by= for several models in a long frame)",
+            )
+        prep = prepare(
+            self._df, y=y, score=score, weight=weight, by=by, missing=missing,
+            nonfinite=nonfinite, classes=False, pos_label=pos_label, pos_in_y=True,
+            scan_lazy=True,
+        )  # fmt: skip
+        return _bootstrap.roc_band(prep, y, score, pos_label, weight, level, n_boot, seed)
 
     def pr(
         self,
@@ -415,12 +461,16 @@ class PlotNamespace:
         metrics: Sequence[str] | None = None,
         average: Any = "binary",
         pos_label: Any = 1,
+        ci: float | None = None,
+        n_boot: int = 1_000,
+        seed: int = 0,
         weight: str | None = None,
         missing: Any = "raise",
         nonfinite: Any = "raise",
     ) -> Any:
         """Metrics of :func:`clfeval.metrics` per group (``by``: models, segments) as a dot
-        plot; see :func:`clfeval.charts.compare`."""
+        plot; with ``ci=0.95`` a forest plot of the bootstrap intervals; see
+        :func:`clfeval.charts.compare`."""
         import clfeval
         from clfeval import charts
 
@@ -432,6 +482,9 @@ class PlotNamespace:
             metrics=metrics,
             average=average,
             pos_label=pos_label,
+            ci=ci,
+            n_boot=n_boot,
+            seed=seed,
             models=models,
             by=by,
             weight=weight,
@@ -442,6 +495,45 @@ class PlotNamespace:
         if models is not None:
             keys = [MODEL, *([by] if isinstance(by, str) else list(by or []))]
         return charts.compare(self._sized(table, y, by, weight), by=keys, metrics=metrics)
+
+    def differences(
+        self,
+        y: str,
+        yhat: Sequence[str] | None = None,
+        *,
+        score: Sequence[str] | None = None,
+        metrics: Sequence[str] | None = None,
+        level: float = 0.95,
+        n_boot: int = 1_000,
+        seed: int = 0,
+        pos_label: Any = 1,
+        by: Any = None,
+        weight: str | None = None,
+    ) -> Any:
+        """Paired differences b − a with their intervals, per group: :func:`clfeval.compare`
+        of the ``yhat`` columns, or :func:`clfeval.compare_auroc` (DeLong) of the ``score``
+        columns; see :func:`clfeval.charts.differences`."""
+        import clfeval
+        from clfeval import charts
+
+        if score is not None:
+            table = clfeval.compare_auroc(
+                self._df, y, score, level=level, pos_label=pos_label, by=by, weight=weight
+            )
+        else:
+            if yhat is None:
+                raise InputError(
+                    "differences needs yhat=[...] or score=[...]",
+                    role="yhat",
+                    rule="missing_argument",
+                    hint="pass two or more predicted-label or score columns of the same rows",
+                )
+            table = clfeval.compare(
+                self._df, y, yhat, metrics=metrics, level=level, n_boot=n_boot, seed=seed,
+                pos_label=pos_label, by=by, weight=weight,
+            )  # fmt: skip
+        table = table.collect() if isinstance(table, pl.LazyFrame) else table
+        return charts.differences(table)
 
     def explorer(
         self,

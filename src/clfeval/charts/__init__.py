@@ -26,6 +26,7 @@ from clfeval._chart_data import MAX_CLASSES, MAX_POINTS, MAX_SERIES, score_histo
 from clfeval.charts._base import PALETTE, TITLES
 from clfeval.charts._curves import det, gain, lift, pr, roc
 from clfeval.charts._explorer import explorer
+from clfeval.charts._intervals import differences, forest
 from clfeval.charts._summaries import calibration, compare, scores, thresholds
 from clfeval.charts._tables import confusion_matrix
 
@@ -39,7 +40,9 @@ __all__ = [
     "compare",
     "confusion_matrix",
     "det",
+    "differences",
     "explorer",
+    "forest",
     "gain",
     "lift",
     "pr",

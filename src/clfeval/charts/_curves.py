@@ -23,6 +23,7 @@ from clfeval._chart_data import (
     probit,
     staircase,
     thin,
+    with_series,
 )
 
 if TYPE_CHECKING:
@@ -49,6 +50,7 @@ def roc(
     auroc: Metric = None,
     threshold: float | None = None,
     max_points: int = MAX_POINTS,
+    band: pl.DataFrame | None = None,
     title: str = "ROC curve",
 ) -> alt.LayerChart:
     """ROC curve: true positive rate (y) against false positive rate (x), over chance.
@@ -58,7 +60,9 @@ def roc(
     legend gives each AUROC: ``auroc`` when passed (a number, a frame of keys + ``auroc``
     or a mapping series -> value), else the trapezoid area of the full curve, which is
     scikit-learn's ``roc_auc_score``. ``threshold`` marks the operating point of the rule
-    ``score >= threshold`` (exact when the curve has every threshold).
+    ``score >= threshold`` (exact when the curve has every threshold). ``band`` (the
+    group columns, then ``fpr, tpr_lo, tpr_hi``; ``df.clf.plot.roc(..., ci=0.95)`` computes
+    it) shades a pointwise bootstrap band around each curve.
 
     Examples
     --------
@@ -78,6 +82,11 @@ def roc(
     legend = _legend(names, given(auroc, "auroc") or per_series(raw, area), "AUROC")
     line = _renamed(thin(raw, [("fpr", "tpr")], budget(len(names), max_points)), legend)
     layers: list[Any] = [_diagonal("fpr", "tpr"), _curve(line, keys, "fpr", "tpr")]
+    if band is not None:
+        from clfeval.charts._intervals import roc_band
+
+        shaded = with_series(band, keys).filter(pl.col("series").is_in(list(legend)))
+        layers.insert(1, roc_band(_renamed(shaded, legend), keys, list(legend.values())))
     if threshold is not None:
         layers.append(_operating_point(raw, keys, threshold, "fpr", "tpr", legend))
     return noted(alt.layer(*layers).properties(title=title, width=SIZE, height=SIZE), [note])

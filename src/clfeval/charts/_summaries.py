@@ -379,7 +379,8 @@ def compare(
     title: str = "Metrics by group",
 ) -> alt.LayerChart:
     """Dot plot of metrics (rows) across groups or models (colours), a grey bar spanning
-    each metric's range.
+    each metric's range; a ``metrics(..., ci=)`` frame draws each interval as a bar
+    instead (:func:`forest`).
 
     ``table`` is a ``metrics`` frame (group columns, then a column per metric) or a long
     frame with ``metric`` and ``value`` columns. ``by`` names the group columns (default:
@@ -389,6 +390,12 @@ def compare(
     import altair as alt
 
     frame = table.collect() if isinstance(table, pl.LazyFrame) else table
+    if isinstance(frame, pl.DataFrame):
+        from clfeval.charts._intervals import forest, interval_names
+
+        if interval_names(frame.columns):  # metrics(..., ci=): a forest plot with intervals
+            chosen = None if metrics is None else _metric_list(metrics)
+            return forest(frame.drop(SIZE_COLUMN, strict=False), by=by, metrics=chosen, title=title)
     if isinstance(frame, pl.DataFrame) and not {"metric", "value"} <= set(frame.columns):
         schema = frame.schema
         keys = (
