@@ -29,6 +29,7 @@ EXPECTED = {
     "03_curves_and_calibration.ipynb",
     "04_sql_duckdb.ipynb",
     "05_grouped_comparison.ipynb",
+    "06_is_model_b_better.ipynb",
 }
 
 
