@@ -510,46 +510,45 @@ CREATE OR REPLACE MACRO clf_auroc_ci(
     tbl, y, score, level := 0.95, group_cols := [], weight_col := NULL, pos_label := 1
 ) AS TABLE
 WITH args AS MATERIALIZED (FROM _clf_score_args(tbl, y, score, pos_label, 'score')),
-g AS (
-    SELECT __clf_key, __clf_s AS s,
-        CAST(sum(CASE WHEN __clf_pos THEN __clf_w ELSE 0 END) AS DOUBLE) AS pos,
-        CAST(sum(CASE WHEN __clf_pos THEN 0 ELSE __clf_w END) AS DOUBLE) AS neg,
-        count(*) AS n_rows,
-        count_if(isnan(__clf_w)) AS w_nan, count_if(isinf(__clf_w)) AS w_inf,
-        count_if(__clf_w < 0) AS w_neg, min(__clf_w) AS w_lo,
-        count_if(__clf_w <> round(__clf_w)) AS w_frac
+rows AS MATERIALIZED (
+    SELECT __clf_key, __clf_part, __clf_pos, __clf_s,
+        CAST(CASE WHEN __clf_pos THEN __clf_w ELSE 0 END AS DOUBLE) AS pw,
+        CAST(CASE WHEN __clf_pos THEN 0 ELSE __clf_w END AS DOUBLE) AS nw
     FROM _clf_score_rows(tbl, y, score, group_cols, weight_col, pos_label)
-    GROUP BY ALL
 ),
 checked AS (
-    SELECT _clf_check_finite(sum(n_rows) FILTER (WHERE isnan(s)),
-            sum(n_rows) FILTER (WHERE isinf(s)), score, 'score')
-        AND (weight_col IS NULL OR (_clf_check_weights(sum(w_nan), sum(w_inf), sum(w_neg),
-            min(w_lo), printf('column %s (role weight)', _clf_quoted(weight_col)))
-            AND _clf_check_whole(sum(w_frac), weight_col, 'DeLong''s variance')))
+    SELECT _clf_check_finite(count_if(isnan(__clf_s)), count_if(isinf(__clf_s)), score, 'score')
+        AND (weight_col IS NULL OR (_clf_check_weights(count_if(isnan(pw + nw)),
+            count_if(isinf(pw + nw)), count_if(pw + nw < 0), min(pw + nw),
+            printf('column %s (role weight)', _clf_quoted(weight_col)))
+            AND _clf_check_whole(count_if(pw + nw <> round(pw + nw)), weight_col,
+                'DeLong''s variance')))
         AND _clf_checked_level(level) > 0 AS ok
-    FROM g
+    FROM rows
 ),
+-- each row's placement: the other class's weight below (above) it, through its run of tied
+-- scores (RANGE frames: the peers count in full) and at its score, over the class total
 placed AS (
-    SELECT __clf_key, pos, neg,
-        sum(pos) OVER (PARTITION BY __clf_key) AS m,
-        sum(neg) OVER (PARTITION BY __clf_key) AS n,
-        coalesce(sum(neg) OVER (PARTITION BY __clf_key ORDER BY s
-            ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0.0) AS neg_below,
-        coalesce(sum(pos) OVER (PARTITION BY __clf_key ORDER BY s DESC
-            ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0.0) AS pos_above
-    FROM g, checked, args
+    SELECT __clf_key, __clf_part, pw, nw,
+        sum(pw) OVER (PARTITION BY __clf_part) AS m,
+        sum(nw) OVER (PARTITION BY __clf_part) AS n,
+        CASE
+            WHEN __clf_pos THEN (sum(nw) OVER w_le - 0.5 * sum(nw) OVER w_at)
+                / sum(nw) OVER (PARTITION BY __clf_part)
+            ELSE (sum(pw) OVER (PARTITION BY __clf_part) - sum(pw) OVER w_le + 0.5 * sum(pw) OVER w_at)
+                / sum(pw) OVER (PARTITION BY __clf_part)
+        END AS v
+    FROM rows, checked, args
     WHERE checked.ok AND args.ok
+    WINDOW w_le AS (PARTITION BY __clf_part ORDER BY __clf_s RANGE UNBOUNDED PRECEDING),
+        w_at AS (PARTITION BY __clf_part ORDER BY __clf_s
+            RANGE BETWEEN CURRENT ROW AND CURRENT ROW)
 ),
-v AS (
-    SELECT *, (neg_below + 0.5 * neg) / n AS v10, (pos_above + 0.5 * pos) / m AS v01
-    FROM placed
-),
-a AS (SELECT *, sum(pos * v10) OVER (PARTITION BY __clf_key) / m AS auc FROM v),
+a AS (SELECT *, sum(pw * v) OVER (PARTITION BY __clf_part) / m AS auc FROM placed),
 s AS (
     SELECT __clf_key, max(m) AS m, max(n) AS n, max(auc) AS auc,
-        sqrt(sum(pos * (v10 - auc) * (v10 - auc)) / (max(m) - 1.0) / max(m)
-            + sum(neg * (v01 - auc) * (v01 - auc)) / (max(n) - 1.0) / max(n)) AS se
+        sqrt(sum(pw * (v - auc) * (v - auc)) / (max(m) - 1.0) / max(m)
+            + sum(nw * (v - auc) * (v - auc)) / (max(n) - 1.0) / max(n)) AS se
     FROM a
     GROUP BY __clf_key
 ),

@@ -169,45 +169,102 @@ def auroc_ci(
 def _placements(rows: pl.LazyFrame, by: list[str], score: str, out: str) -> pl.LazyFrame:
     """``rows`` (``__clf_pos``, ``__clf_w``) with ``out``: each row's placement for ``score``
     (a positive: the negatives' weight below it plus half its ties, over all negatives; a
-    negative: the positives' weight above it plus half its ties, over all positives)."""
+    negative: the positives' weight above it plus half its ties, over all positives), in the
+    score's order. One sort: running sums, and the sums before and through each run of tied
+    scores filled across the run."""
     pos, w = pl.col(POS), pl.col(W)
     pw = pl.when(pos).then(w).otherwise(0.0)
     nw = pl.when(pos).then(0.0).otherwise(w)
-    ties = [*by, score]
+    s = pl.col(score)
+    keys = [pl.col(c) for c in by]
+    new_run = s != s.shift(1)
+    end_run = s != s.shift(-1)
+    for k in keys:
+        new_run, end_run = (
+            new_run | (k.ne_missing(k.shift(1))),
+            end_run | (k.ne_missing(k.shift(-1))),
+        )
+    new_run, end_run = new_run.fill_null(True), end_run.fill_null(True)
     rows = rows.sort([*by, score], nulls_last=True).with_columns(
-        over(pw.cum_sum(), by).alias("__clf_cp"), over(nw.cum_sum(), by).alias("__clf_cn")
+        over(pw.cum_sum(), by).alias("__clf_cp"),
+        over(nw.cum_sum(), by).alias("__clf_cn"),
+        over(pw.sum(), by).alias("__clf_m"),
+        over(nw.sum(), by).alias("__clf_n"),
     )
-    cp, cn = pl.col("__clf_cp").max().over(ties), pl.col("__clf_cn").max().over(ties)
-    at_p, at_n = pw.sum().over(ties), nw.sum().over(ties)
-    m, n = over(pw.sum(), by), over(nw.sum(), by)
-    below_n = cn - at_n  # negatives strictly below
-    above_p = m - cp  # positives strictly above
-    value = pl.when(pos).then((below_n + 0.5 * at_n) / n).otherwise((above_p + 0.5 * at_p) / m)
-    return rows.with_columns(value.alias(out)).drop("__clf_cp", "__clf_cn")
+    cp, cn = pl.col("__clf_cp"), pl.col("__clf_cn")
+    rows = rows.with_columns(
+        pl.when(new_run).then(cp - pw).forward_fill().alias("__clf_p0"),  # before the run
+        pl.when(new_run).then(cn - nw).forward_fill().alias("__clf_n0"),
+        pl.when(end_run).then(cp).backward_fill().alias("__clf_p1"),  # through the run
+        pl.when(end_run).then(cn).backward_fill().alias("__clf_n1"),
+    )
+    p0, n0, p1, n1 = (pl.col(c) for c in ("__clf_p0", "__clf_n0", "__clf_p1", "__clf_n1"))
+    m, n = pl.col("__clf_m"), pl.col("__clf_n")
+    value = pl.when(pos).then((n0 + 0.5 * (n1 - n0)) / n).otherwise((m - p1 + 0.5 * (p1 - p0)) / m)
+    working = [
+        "__clf_cp",
+        "__clf_cn",
+        "__clf_m",
+        "__clf_n",
+        "__clf_p0",
+        "__clf_n0",
+        "__clf_p1",
+        "__clf_n1",
+    ]
+    return rows.with_columns(value.alias(out)).drop(working)
 
 
-def _paired(a: str, b: str, level: float) -> list[pl.Expr]:
-    """The aggregations of DeLong's paired test of placements ``a`` and ``b``."""
+def _paired(rows: pl.LazyFrame, by: list[str], a: str, b: str, level: float) -> pl.LazyFrame:
+    """DeLong's paired test of placements ``a`` and ``b`` per group, in stages (the class
+    totals and mean placements first, then the sums of squared deviations)."""
     pos, w = pl.col(POS), pl.col(W)
     va, vb = pl.col(a), pl.col(b)
-    pw = pl.when(pos).then(w).otherwise(0.0)
-    nw = pl.when(pos).then(0.0).otherwise(w)
-    m, n = pw.sum(), nw.sum()
-    auc_a, auc_b = (pw * va).sum() / m, (pw * vb).sum() / m
+    staged = rows.select(
+        *by,
+        pl.when(pos).then(w).otherwise(0.0).alias("__clf_pw"),
+        pl.when(pos).then(0.0).otherwise(w).alias("__clf_nw"),
+        va.alias("__clf_va"),
+        vb.alias("__clf_vb"),
+    )
+    pw, nw, va, vb = (pl.col(c) for c in ("__clf_pw", "__clf_nw", "__clf_va", "__clf_vb"))
+    staged = staged.with_columns(
+        over(pw.sum(), by).alias("__clf_m"),
+        over(nw.sum(), by).alias("__clf_n"),
+        over((pw * va).sum(), by).alias("__clf_sa"),
+        over((pw * vb).sum(), by).alias("__clf_sb"),
+        over((nw * va).sum(), by).alias("__clf_ta"),
+        over((nw * vb).sum(), by).alias("__clf_tb"),
+    )
+    m, n = pl.col("__clf_m"), pl.col("__clf_n")
+    auc_a, auc_b = pl.col("__clf_sa") / m, pl.col("__clf_sb") / m
     # over the negatives the placements average to the same areas
-    na, nb = (nw * va).sum() / n, (nw * vb).sum() / n
-    da, db = va - auc_a, vb - auc_b
-    ea, eb = va - na, vb - nb
-    s10 = (pw * (da - db) ** 2).sum() / (m - 1.0)  # Var(V10_b - V10_a) = S_aa + S_bb - 2 S_ab
-    s01 = (nw * (ea - eb) ** 2).sum() / (n - 1.0)
-    var = s10 / m + s01 / n
+    na, nb = pl.col("__clf_ta") / n, pl.col("__clf_tb") / n
+    d10 = (va - auc_a) - (vb - auc_b)  # V10_a − V10_b, centred: Var(diff) = S_aa + S_bb − 2 S_ab
+    d01 = (va - na) - (vb - nb)
+    sums = group_eval(
+        staged.with_columns(
+            (pw * d10 * d10).alias("__clf_q10"), (nw * d01 * d01).alias("__clf_q01")
+        ),
+        by,
+        [
+            m.first(),
+            n.first(),
+            auc_a.first().alias("__clf_a"),
+            auc_b.first().alias("__clf_b"),
+            pl.col("__clf_q10").sum(),
+            pl.col("__clf_q01").sum(),
+        ],
+    )
+    m, n, auc_a, auc_b = (pl.col(c) for c in ("__clf_m", "__clf_n", "__clf_a", "__clf_b"))
+    var = pl.col("__clf_q10") / (m - 1.0) / m + pl.col("__clf_q01") / (n - 1.0) / n
     se = var.clip(lower_bound=0.0).sqrt()
     diff = auc_b - auc_a
     defined = (m > 0) & (n > 0)
     spread = (m > 1) & (n > 1)
     zq = _z(level)
     z = pl.when(spread & (se > 0)).then(diff / se)
-    return [
+    return sums.select(
+        *by,
         pl.when(defined).then(auc_a).alias("auroc_a"),
         pl.when(defined).then(auc_b).alias("auroc_b"),
         pl.when(defined).then(diff).alias("diff"),
@@ -216,7 +273,7 @@ def _paired(a: str, b: str, level: float) -> list[pl.Expr]:
         pl.when(spread).then(se).alias("se"),
         z.alias("z"),
         p_value(z).alias("p_value"),
-    ]
+    )
 
 
 def compare_auroc(
@@ -272,7 +329,7 @@ def compare_auroc(
         rows = _placements(rows, by_cols, f"{S}{i}", f"__clf_v{i}")
     parts = []
     for i, name in enumerate(names[1:], start=1):
-        part = group_eval(rows, by_cols, _paired("__clf_v0", f"__clf_v{i}", level))
+        part = _paired(rows, by_cols, "__clf_v0", f"__clf_v{i}", level)
         parts.append(
             part.with_columns(pl.lit(names[0]).alias("model_a"), pl.lit(name).alias("model_b"))
         )
