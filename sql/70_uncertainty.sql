@@ -265,19 +265,17 @@ SELECT * EXCLUDE (__clf_nogroup, __clf_c, __clf_sw, __clf_n_nan, __clf_n_inf, __
     CASE WHEN weight_col IS NULL THEN CAST(__clf_c AS DOUBLE) ELSE __clf_sw END AS __clf_lam
 FROM keyed;
 
-CREATE OR REPLACE MACRO clf_bootstrap(
-    tbl, y, yhat, n_boot := 1000, seed := 0, group_cols := [], weight_col := NULL,
-    average := 'binary', pos_label := 1, labels := NULL, zero_division := 0.0
+-- The label metrics of every replicate of the cells relation named cells (as
+-- _clf_boot_label_cells gives them): (group columns..., replicate, the metrics of clf_metrics).
+CREATE OR REPLACE MACRO _clf_boot_label_metrics(
+    cells, y, yhat, n_boot, seed, group_cols, average, pos_label, labels, zero_division
 ) AS TABLE
-WITH __clf_boot_cells AS MATERIALIZED (
-    FROM _clf_boot_label_cells(tbl, y, yhat, group_cols, weight_col, labels, pos_label,
-        average = 'binary')
-),
+WITH
 -- the data itself, for clf_metrics' checks of the class set (binary: at most two classes,
 -- pos_label among them) before any replicate is scored
 __clf_boot_point AS (
     SELECT * EXCLUDE (__clf_g, __clf_cell, __clf_lam), __clf_lam AS __clf_n
-    FROM __clf_boot_cells
+    FROM query_table(cells)
 ),
 checked AS (
     SELECT count(*) >= 0 AS ok
@@ -287,7 +285,7 @@ checked AS (
 ),
 __clf_boot_rows AS MATERIALIZED (
     SELECT d.* EXCLUDE (__clf_cell, __clf_lam)
-    FROM _clf_boot_draws('__clf_boot_cells', n_boot, seed) AS d, checked
+    FROM _clf_boot_draws(cells, n_boot, seed) AS d, checked
     WHERE checked.ok
 ),
 -- average = 'binary': tp, predicted, actual and total per group and replicate, then the
@@ -334,6 +332,17 @@ averaged AS (
 FROM fast
 UNION ALL BY NAME
 FROM averaged;
+
+CREATE OR REPLACE MACRO clf_bootstrap(
+    tbl, y, yhat, n_boot := 1000, seed := 0, group_cols := [], weight_col := NULL,
+    average := 'binary', pos_label := 1, labels := NULL, zero_division := 0.0
+) AS TABLE
+WITH __clf_boot_cells AS MATERIALIZED (
+    FROM _clf_boot_label_cells(tbl, y, yhat, group_cols, weight_col, labels, pos_label,
+        average = 'binary')
+)
+FROM _clf_boot_label_metrics('__clf_boot_cells', y, yhat, n_boot, seed, group_cols, average,
+    pos_label, labels, zero_division);
 
 COMMENT ON MACRO TABLE clf_bootstrap IS
 'Poisson bootstrap replicates of the label metrics: (group columns..., replicate, accuracy, balanced_accuracy, precision, recall, f1, mcc), one row per group and replicate 0 .. n_boot - 1. Each cell of the (group, y, yhat) count table is redrawn as a Poisson count of its size (with weight_col: of its total weight; weights are frequencies, so integer weights give the draws of the repeated rows), then clf_metrics runs on every replicate. The same seed gives the same draws as clfeval.bootstrap in Python, bit for bit. Usage: FROM clf_bootstrap(''preds'', ''y'', ''yhat'', n_boot := 1000, seed := 0, group_cols := [], weight_col := NULL, average := ''binary'', pos_label := 1, labels := NULL, zero_division := 0.0). Errors (clfeval: ...) as clf_metrics, and on n_boot outside 1 .. 100,000 or a negative seed. Python twin: clfeval.bootstrap.';
@@ -438,22 +447,30 @@ CREATE OR REPLACE MACRO clf_metrics_ci(
     weight_col := NULL, average := 'binary', pos_label := 1, labels := NULL,
     zero_division := 0.0
 ) AS TABLE
-WITH point AS (
+-- one pass over tbl: the count table, whose counts (weights) give the metrics of the data
+-- and whose Poisson draws give the replicates
+WITH __clf_ci_cells AS MATERIALIZED (
+    FROM _clf_boot_label_cells(tbl, y, yhat, group_cols, weight_col, labels, pos_label,
+        average = 'binary')
+),
+__clf_ci_point AS (
+    SELECT * EXCLUDE (__clf_g, __clf_cell, __clf_lam), __clf_lam AS __clf_n FROM __clf_ci_cells
+),
+point AS (
     SELECT struct_pack(*COLUMNS(_clf_group_list(group_cols))) AS __clf_g, *
     FROM (
         SELECT *, NULL::BOOLEAN AS __clf_nogroup
-        FROM clf_metrics(tbl, y, yhat, group_cols := group_cols, weight_col := weight_col,
-            average := average, pos_label := pos_label, labels := labels,
-            zero_division := zero_division)
+        FROM clf_metrics('__clf_ci_point', y, yhat, group_cols := group_cols,
+            weight_col := '__clf_n', average := average, pos_label := pos_label,
+            labels := labels, zero_division := zero_division)
     )
 ),
 reps AS (
     SELECT struct_pack(*COLUMNS(_clf_group_list(group_cols))) AS __clf_g, *
     FROM (
         SELECT *, NULL::BOOLEAN AS __clf_nogroup
-        FROM clf_bootstrap(tbl, y, yhat, n_boot := n_boot, seed := seed,
-            group_cols := group_cols, weight_col := weight_col, average := average,
-            pos_label := pos_label, labels := labels, zero_division := zero_division)
+        FROM _clf_boot_label_metrics('__clf_ci_cells', y, yhat, n_boot, seed, group_cols,
+            average, pos_label, labels, zero_division)
     )
 ),
 ints AS (
@@ -574,7 +591,13 @@ CREATE OR REPLACE MACRO clf_compare_auroc(
 WITH args_a AS MATERIALIZED (FROM _clf_score_args(tbl, y, score_a, pos_label, 'score')),
 args_b AS MATERIALIZED (FROM _clf_score_args(tbl, y, score_b, pos_label, 'score_b')),
 r AS (
-    SELECT struct_pack(*COLUMNS(_clf_group_list(group_cols))) AS __clf_key,
+    SELECT __clf_key,
+        -- the window partition: the group column itself when there is at most one (sorting
+        -- on the struct costs twice as much), as _clf_score_rows
+        COLUMNS(CASE
+            WHEN len(group_cols) <= 1 THEN _clf_group_list(group_cols)[1:1]
+            ELSE ['__clf_key']
+        END) AS __clf_part,
         CASE
             WHEN _clf_is_text(typeof(__clf_yv)) = _clf_is_text(typeof(pos_label))
                 THEN __clf_yv = pos_label
@@ -583,10 +606,14 @@ r AS (
         CASE WHEN NOT _clf_is_text(typeof(__clf_b)) THEN CAST(__clf_b AS DOUBLE) END AS sb,
         __clf_w AS w
     FROM (
-        SELECT *, NULL::BOOLEAN AS __clf_nogroup, COLUMNS([y]) AS __clf_yv,
+        SELECT *, struct_pack(*COLUMNS(_clf_group_list(group_cols))) AS __clf_key,
+            COLUMNS([y]) AS __clf_yv,
             COLUMNS([score_a]) AS __clf_a, COLUMNS([score_b]) AS __clf_b,
             CAST(COLUMNS([coalesce(weight_col, '__clf_one')]) AS DOUBLE) AS __clf_w
-        FROM (SELECT *, 1.0::DOUBLE AS __clf_one FROM query_table(tbl))
+        FROM (
+            SELECT *, NULL::BOOLEAN AS __clf_nogroup, 1.0::DOUBLE AS __clf_one
+            FROM query_table(tbl)
+        )
     )
 ),
 rows AS MATERIALIZED (
@@ -602,28 +629,29 @@ checked AS (
     FROM rows
 ),
 sums AS (
-    SELECT __clf_key, pos, sa, sb, w,
+    SELECT __clf_key, __clf_part, pos, sa, sb, w,
         CASE WHEN pos THEN w ELSE 0.0 END AS pw, CASE WHEN pos THEN 0.0 ELSE w END AS nw
     FROM rows, checked, args_a, args_b
     WHERE checked.ok AND args_a.ok AND args_b.ok
 ),
--- at or below each score (RANGE: ties in full), at the score, and the class totals
+-- at or below each score (RANGE: ties in full) and at the score (the peers), per score, and
+-- the class totals
 placed AS (
     SELECT *,
-        sum(pw) OVER (PARTITION BY __clf_key) AS m,
-        sum(nw) OVER (PARTITION BY __clf_key) AS n,
-        sum(pw) OVER (PARTITION BY __clf_key ORDER BY sa RANGE UNBOUNDED PRECEDING) AS cp_a,
-        sum(nw) OVER (PARTITION BY __clf_key ORDER BY sa RANGE UNBOUNDED PRECEDING) AS cn_a,
-        sum(pw) OVER (PARTITION BY __clf_key, sa) AS tp_a,
-        sum(nw) OVER (PARTITION BY __clf_key, sa) AS tn_a,
-        sum(pw) OVER (PARTITION BY __clf_key ORDER BY sb RANGE UNBOUNDED PRECEDING) AS cp_b,
-        sum(nw) OVER (PARTITION BY __clf_key ORDER BY sb RANGE UNBOUNDED PRECEDING) AS cn_b,
-        sum(pw) OVER (PARTITION BY __clf_key, sb) AS tp_b,
-        sum(nw) OVER (PARTITION BY __clf_key, sb) AS tn_b
+        sum(pw) OVER (PARTITION BY __clf_part) AS m,
+        sum(nw) OVER (PARTITION BY __clf_part) AS n,
+        sum(pw) OVER a_le AS cp_a, sum(nw) OVER a_le AS cn_a,
+        sum(pw) OVER a_at AS tp_a, sum(nw) OVER a_at AS tn_a,
+        sum(pw) OVER b_le AS cp_b, sum(nw) OVER b_le AS cn_b,
+        sum(pw) OVER b_at AS tp_b, sum(nw) OVER b_at AS tn_b
     FROM sums
+    WINDOW a_le AS (PARTITION BY __clf_part ORDER BY sa RANGE UNBOUNDED PRECEDING),
+        a_at AS (PARTITION BY __clf_part ORDER BY sa RANGE BETWEEN CURRENT ROW AND CURRENT ROW),
+        b_le AS (PARTITION BY __clf_part ORDER BY sb RANGE UNBOUNDED PRECEDING),
+        b_at AS (PARTITION BY __clf_part ORDER BY sb RANGE BETWEEN CURRENT ROW AND CURRENT ROW)
 ),
 v AS (
-    SELECT __clf_key, pw, nw, m, n,
+    SELECT __clf_key, __clf_part, pw, nw, m, n,
         CASE WHEN pos THEN (cn_a - tn_a + 0.5 * tn_a) / n ELSE (m - cp_a + 0.5 * tp_a) / m END AS va,
         CASE WHEN pos THEN (cn_b - tn_b + 0.5 * tn_b) / n ELSE (m - cp_b + 0.5 * tp_b) / m END AS vb
     FROM placed
@@ -633,7 +661,7 @@ means AS (
         sum(pw * va) OVER k / m AS auc_a, sum(pw * vb) OVER k / m AS auc_b,
         sum(nw * va) OVER k / n AS na, sum(nw * vb) OVER k / n AS nb
     FROM v
-    WINDOW k AS (PARTITION BY __clf_key)
+    WINDOW k AS (PARTITION BY __clf_part)
 ),
 s AS (
     SELECT __clf_key, max(m) AS m, max(n) AS n, max(auc_a) AS auc_a, max(auc_b) AS auc_b,

@@ -194,3 +194,20 @@ def test_duckdb_coverage_of_label_metrics_and_auroc():
     )
     delong = sql.auroc_ci(frame, "y", "s", by="ds")
     assert 0.93 <= coverage(delong, "auroc", 0.5 * math.erfc(-mu / 2)) <= 0.97
+
+
+def test_paired_tests_drop_missing_rows_alike():
+    df = pl.DataFrame(
+        {
+            "g": ["a", "a", "b", "b", "a", "b", "a", "b"],
+            "y": [1, 0, 1, None, 1, 0, 0, 1],
+            "a": [1, 0, 0, 1, None, 0, 1, 1],
+            "b": [1, 1, 1, 0, 1, 0, 0, 1],
+        }
+    )
+    kw = {"by": "g", "missing": "drop", "metrics": ["accuracy"], "n_boot": 20}
+    out = ce.compare(df, "y", ["a", "b"], **kw)
+    assert out["n_excluded"].to_list() == [1, 1]
+    assert_frame_equal(out, sql.compare(df, "y", ["a", "b"], **kw))
+    with pytest.raises(ce.InputError, match=r"column 'y' \(y\) has 1 null value"):
+        sql.compare(df, "y", ["a", "b"])

@@ -50,8 +50,6 @@ __all__ = ["bootstrap"]
 BUDGET = 1 << 22  # replicate cells (cells × replicates) evaluated at once
 SCORE_OFFSET = 1 << 46  # score cells are numbered from here: no uniform is shared
 REPLICATE = "replicate"
-SCORE_METRICS = ("auroc", "average_precision", "log_loss", "brier")
-Evaluate = Callable[[pl.LazyFrame], pl.LazyFrame]
 
 
 # --- count tables with their cells numbered -------------------------------------------------
@@ -244,6 +242,41 @@ def intervals(
             pl.col(n).null_count().cast(pl.Int64).alias(f"{n}_n_undefined"),
         ]
     return group_eval(reps, keys, exprs)
+
+
+def report_intervals(
+    table: pl.DataFrame,
+    prep: Prepared,
+    pairs: pl.LazyFrame,
+    y: str,
+    yhat: str,
+    labels: Sequence[Any] | None,
+    target_names: Sequence[str] | None,
+    zero_division: float | None,
+    level: float,
+    n_boot: int,
+    seed: int,
+) -> pl.DataFrame:
+    """``table`` (:func:`clfeval.report`'s) with ``precision_lo``, ``precision_hi``... after
+    each score: the report of every replicate of the pairs frame, its percentiles per row."""
+    from clfeval._report import _report_table
+
+    cells = label_cells(prep, pairs, [y, yhat])
+    keys = [*prep.by, y, yhat]
+    per_rep = replace(prep, by=[*prep.by, REP])
+
+    def reported(c: pl.LazyFrame, r: pl.LazyFrame) -> pl.LazyFrame:
+        reps = replicate_counts(c, r, seed, keys)
+        return _report_table(reps, per_rep, y, yhat, labels, target_names, zero_division).lazy()
+
+    reps = run(cells, n_boot, reported, True)
+    names = ["precision", "recall", "f1"]
+    ints = intervals(reps, [*prep.by, "label"], names, level).collect()
+    out = table.join(
+        ints, on=[*prep.by, "label"], how="left", nulls_equal=True, maintain_order="left"
+    )
+    scores = [c for n in names for c in (n, f"{n}_lo", f"{n}_hi")]
+    return out.select(*prep.by, "label", *scores, "support")
 
 
 # --- the public function ----------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import polars as pl
@@ -19,7 +19,6 @@ from clfeval._counts import (
     ovr_from_counts,
     pairs_of,
 )
-from clfeval._draws import REP
 from clfeval._frames import as_polars
 from clfeval._metric_table import SCORE_DEFAULT, group_eval, metrics
 from clfeval._validate import (
@@ -388,10 +387,9 @@ def report(
             )
     table = _report_table(pairs, prep, y, yhat, labels, target_names, zero_division)
     if level is not None:
-        table = _report_intervals(
-            table, prep, pairs, y, yhat, labels, target_names, zero_division, weight,
-            level, n_boot, seed,
-        )  # fmt: skip
+        table = _bootstrap.report_intervals(
+            table, prep, pairs, y, yhat, labels, target_names, zero_division, level, n_boot, seed
+        )
     extras = baselines = None
     if scores is not None:
         # checked already; eager input is collected so that ranking metrics can sort
@@ -440,40 +438,6 @@ def report(
         n_boot=n_boot if level is not None else None,
         seed=seed if level is not None else None,
     )
-
-
-def _report_intervals(
-    table: pl.DataFrame,
-    prep: Prepared,
-    pairs: pl.LazyFrame,
-    y: str,
-    yhat: str,
-    labels: Sequence[Any] | None,
-    target_names: Sequence[str] | None,
-    zero_division: _label.ZeroDivision,
-    weight: str | None,
-    level: float,
-    n_boot: int,
-    seed: int,
-) -> pl.DataFrame:
-    """``table`` with ``precision_lo``, ``precision_hi``... after each score: the report of
-    every bootstrap replicate (:mod:`clfeval._bootstrap`), its percentiles per row."""
-    cells = _bootstrap.label_cells(prep, pairs, [y, yhat])
-    keys = [*prep.by, y, yhat]
-    per_rep = replace(prep, by=[*prep.by, REP])
-
-    def reported(c: pl.LazyFrame, r: pl.LazyFrame) -> pl.LazyFrame:
-        reps = _bootstrap.replicate_counts(c, r, seed, keys)
-        return _report_table(reps, per_rep, y, yhat, labels, target_names, zero_division).lazy()
-
-    reps = _bootstrap.run(cells, n_boot, reported, True)
-    names = ["precision", "recall", "f1"]
-    ints = _bootstrap.intervals(reps, [*prep.by, "label"], names, level).collect()
-    out = table.join(
-        ints, on=[*prep.by, "label"], how="left", nulls_equal=True, maintain_order="left"
-    )
-    scores = [c for n in names for c in (n, f"{n}_lo", f"{n}_hi")]
-    return out.select(*prep.by, "label", *scores, "support")
 
 
 def _report_table(

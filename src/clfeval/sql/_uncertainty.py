@@ -181,9 +181,15 @@ def _paired_source(
                 frame, y=roles["y"], yhat=c, weight=roles.get("weight"), by=by,
                 missing=missing, classes=False, scan_lazy=True, outputs=outputs,
             )  # fmt: skip
-        if missing == "drop":
-            used = [roles["y"], *yhats]
-            kept = frame.lazy().filter(pl.all_horizontal(pl.col(used).is_not_null()))
+        if missing == "drop":  # the rows every compared column can use, counted per group
+            used = [roles["y"], *yhats, *([roles["weight"]] if "weight" in roles else [])]
+            null = pl.any_horizontal(pl.col(used).is_null())
+            kept = frame.lazy().filter(~null)
+            n = null.cast(pl.Int64).sum().alias("n_excluded")
+            lf = frame.lazy()
+            excluded = (
+                lf.group_by(by).agg(n).sort(by, nulls_last=True) if by else lf.select(n)
+            ).collect()
     used = list(dict.fromkeys([*roles.values(), *by]))
     name = f"__clf_input_{secrets.token_hex(6)}"
     con.register(name, kept.lazy().select(used))
