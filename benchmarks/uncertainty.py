@@ -73,7 +73,10 @@ def main() -> None:
         base(), ci()  # warm-up (and the macros' first bind)
         t_base, t_ci = best(base, k), best(ci, k)
         rows.append((what, engine, t_base, t_ci))
-        print(f"{what:<48} {engine:<7} {t_base:8.3f} s {t_ci:8.3f} s  {t_ci / t_base:5.2f}×", flush=True)
+        print(
+            f"{what:<48} {engine:<7} {t_base:8.3f} s {t_ci:8.3f} s  {t_ci / t_base:5.2f}×",
+            flush=True,
+        )
 
     pair(
         f"report, 10 classes -> + {b} replicates",
