@@ -45,6 +45,7 @@ EXPECTED = {
     "03_curves_and_calibration.ipynb",
     "04_sql_duckdb.ipynb",
     "05_grouped_comparison.ipynb",
+    "06_is_model_b_better.ipynb",
 }
 VEGALITE = "application/vnd.vegalite.v6+json"
 SVG = "image/svg+xml"

@@ -7,6 +7,7 @@ Every metric is a Polars expression (``ce.f1("y", "yhat")``) and a DuckDB macro
 
 from clfeval import datasets, sql
 from clfeval._baseline import baseline
+from clfeval._compare import compare
 from clfeval._counts import confusion_matrix, counts
 from clfeval._curves import (
     det_curve,
@@ -16,6 +17,7 @@ from clfeval._curves import (
     roc_curve,
     threshold_counts,
 )
+from clfeval._delong import auroc_ci, compare_auroc
 from clfeval._label import (
     accuracy,
     balanced_accuracy,
@@ -32,7 +34,7 @@ from clfeval._label import (
     recall,
     specificity,
 )
-from clfeval._metric_table import metrics
+from clfeval._metric_table import bootstrap, metrics
 from clfeval._namespace import register as _register
 from clfeval._prob import brier, calibration, ece, log_loss
 from clfeval._report import Report, report
@@ -49,13 +51,17 @@ __all__ = [
     "ReportPage",
     "accuracy",
     "auroc",
+    "auroc_ci",
     "average_precision",
     "balanced_accuracy",
     "baseline",
     "best_threshold",
+    "bootstrap",
     "brier",
     "calibration",
     "cohen_kappa",
+    "compare",
+    "compare_auroc",
     "confusion_matrix",
     "counts",
     "datasets",

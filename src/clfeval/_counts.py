@@ -571,3 +571,15 @@ def ovr_from_counts(pos_label: Any = None, *, binary: bool = False) -> OvR:
         return OvR(tp, tp + fp, tp + fn, total, None)
     tp, fp, fn, tn = (pl.col(c).cast(pl.Float64) for c in ("tp", "fp", "fn", "tn"))
     return OvR(tp, tp + fp, tp + fn, tp + fp + fn + tn, None)
+
+
+def group_eval(frame: pl.LazyFrame, by: list[str], exprs: list[pl.Expr]) -> pl.LazyFrame:
+    if not by:
+        return frame.select(exprs)
+    return frame.group_by(by).agg(exprs)
+
+
+def join_by(left: pl.LazyFrame, right: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
+    if not by:
+        return pl.concat([left, right], how="horizontal")
+    return left.join(right, on=by, how="left", nulls_equal=True)

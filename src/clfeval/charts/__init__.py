@@ -41,6 +41,7 @@ from clfeval.charts._confusion import confusion_matrix
 from clfeval.charts._curves import det, gain, lift, pr, roc
 from clfeval.charts._data import MAX_CLASSES, MAX_POINTS, MAX_SERIES
 from clfeval.charts._explorer import explorer
+from clfeval.charts._intervals import differences, forest
 from clfeval.charts._scores import score_histogram, scores
 from clfeval.charts._thresholds import thresholds
 
@@ -55,7 +56,9 @@ __all__ = [
     "compare",
     "confusion_matrix",
     "det",
+    "differences",
     "explorer",
+    "forest",
     "gain",
     "lift",
     "per_class",

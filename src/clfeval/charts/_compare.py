@@ -18,6 +18,7 @@ from clfeval.charts._data import (
     noted,
     prepare,
 )
+from clfeval.charts._intervals import forest, interval_names
 from clfeval.exceptions import InputError
 
 if TYPE_CHECKING:
@@ -40,7 +41,8 @@ def compare(
     title: str = "Metrics by group",
 ) -> alt.LayerChart:
     """Dot plot of metrics (rows) across groups or models (colours), a grey bar spanning
-    each metric's range.
+    each metric's range; a ``metrics(..., ci=)`` frame draws each interval as a bar
+    instead (:func:`forest`).
 
     ``table`` is a ``metrics`` frame (group columns, then a column per metric) or a long
     frame with ``metric`` and ``value`` columns. ``by`` names the group columns (default:
@@ -50,6 +52,9 @@ def compare(
     import altair as alt
 
     frame = table.collect() if isinstance(table, pl.LazyFrame) else table
+    if isinstance(frame, pl.DataFrame) and interval_names(frame.columns):
+        chosen = None if metrics is None else metric_list(metrics)  # metrics(..., ci=)
+        return forest(frame.drop(SIZE_COLUMN, strict=False), by=by, metrics=chosen, title=title)
     if isinstance(frame, pl.DataFrame) and not {"metric", "value"} <= set(frame.columns):
         schema = frame.schema
         keys = (

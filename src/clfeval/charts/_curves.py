@@ -19,7 +19,9 @@ from clfeval.charts._data import (
     noted,
     per_series,
     prepare,
+    with_series,
 )
+from clfeval.charts._intervals import roc_band
 from clfeval.charts._thin import (
     coarse,
     probit,
@@ -65,6 +67,7 @@ def roc(
     auroc: Metric = None,
     threshold: float | None = None,
     max_points: int = MAX_POINTS,
+    band: pl.DataFrame | None = None,
     title: str = "ROC curve",
 ) -> alt.LayerChart:
     """ROC curve: true positive rate (y) against false positive rate (x), over chance.
@@ -75,6 +78,8 @@ def roc(
     or a mapping series -> value), else the trapezoid area of the full curve, which is
     scikit-learn's ``roc_auc_score``. ``threshold`` marks the operating point of the rule
     ``score >= threshold`` (exact when the curve has every threshold); the title says where.
+    ``band`` (the group columns, then ``fpr, tpr_lo, tpr_hi``; ``df.clf.plot.roc(...,
+    ci=0.95)`` computes it) shades a pointwise bootstrap band around each curve.
 
     Examples
     --------
@@ -92,6 +97,9 @@ def roc(
     legend = _legend(names, given(auroc, "auroc") or per_series(raw, area), "AUROC")
     line = _renamed(thin(raw, [("fpr", "tpr")], budget(len(names), max_points)), legend)
     layers: list[Any] = [_diagonal("fpr", "tpr"), _curve(line, keys, "fpr", "tpr")]
+    if band is not None:
+        shaded = with_series(band, keys).filter(pl.col("series").is_in(list(legend)))
+        layers.insert(1, roc_band(_renamed(shaded, legend), keys, list(legend.values())))
     lines: list[str | None] = ["Dashed: a random ranking (AUROC 0.5)"]
     if threshold is not None:
         dot, said = _operating_point(raw, keys, threshold, "fpr", "tpr", legend)

@@ -7,7 +7,15 @@ from typing import Any
 
 import polars as pl
 
-from clfeval import _counts, _curves, _metric_table, _options, _prob, _score, _thresholds
+from clfeval import (
+    _counts,
+    _curves,
+    _metric_table,
+    _options,
+    _prob,
+    _score,
+    _thresholds,
+)
 from clfeval._models import MODEL
 from clfeval._validate import prepare
 from clfeval.charts._calibration import calibration as calibration_chart
@@ -30,12 +38,13 @@ from clfeval.charts._data import (
     top_classes,
 )
 from clfeval.charts._explorer import explorer as explorer_chart
+from clfeval.charts._plot_intervals import IntervalPlots
 from clfeval.charts._scores import score_histogram
 from clfeval.charts._scores import scores as scores_chart
 from clfeval.charts._thresholds import thresholds as thresholds_chart
 
 
-class PlotNamespace:
+class PlotNamespace(IntervalPlots):
     """Altair charts of a frame: ``df.clf.plot.roc("y", "p")``.
 
     Each method computes the clfeval frame (``clfeval.roc_curve``, ...) with the same
@@ -131,13 +140,18 @@ class PlotNamespace:
         max_points: int = MAX_POINTS,
         labels: Sequence[Any] | None = None,
         models: Any = None,
+        ci: float | None = None,
+        n_boot: int = 1_000,
+        seed: int = 0,
         by: Any = None,
         weight: str | None = None,
         missing: Any = "raise",
         nonfinite: Any = "raise",
     ) -> Any:
         """ROC curve of :func:`clfeval.roc_curve`, AUROC from :func:`clfeval.auroc` in the legend
-        (binary) or the curve's area (one-vs-rest); see :func:`clfeval.charts.roc`."""
+        (binary) or the curve's area (one-vs-rest); see :func:`clfeval.charts.roc`. ``ci=0.95``
+        shades the pointwise percentile band of ``n_boot`` Poisson bootstrap replicates (TPR
+        at 51 false positive rates; binary score, ``by`` groups)."""
 
         curve = _curves.roc_curve(
             self._df,
@@ -157,7 +171,12 @@ class PlotNamespace:
             expr = _score.auroc(y, score, pos_label=pos_label, weight=weight)
             area = per_group(self._usable(score, nonfinite), expr, by, "auroc")
         curve = self._sized(curve, y, by, weight)
-        return roc_chart(curve, auroc=area, threshold=threshold, max_points=max_points)
+        band = None
+        if ci is not None:
+            band = self._band(
+                y, score, ci, n_boot, seed, pos_label, models, by, weight, missing, nonfinite
+            )
+        return roc_chart(curve, auroc=area, threshold=threshold, max_points=max_points, band=band)
 
     def pr(
         self,
@@ -410,13 +429,16 @@ class PlotNamespace:
         metrics: Sequence[str] | None = None,
         average: Any = "binary",
         pos_label: Any = 1,
+        ci: float | None = None,
+        n_boot: int = 1_000,
+        seed: int = 0,
         weight: str | None = None,
         missing: Any = "raise",
         nonfinite: Any = "raise",
     ) -> Any:
         """Metrics of :func:`clfeval.metrics` per group (``by``: models, segments) as a dot
-        plot; see :func:`clfeval.charts.compare`."""
-
+        plot; with ``ci=0.95`` a forest plot of the bootstrap intervals; see
+        :func:`clfeval.charts.compare`."""
         table = _metric_table.metrics(
             self._df,
             y,
@@ -425,6 +447,9 @@ class PlotNamespace:
             metrics=metrics,
             average=average,
             pos_label=pos_label,
+            ci=ci,
+            n_boot=n_boot,
+            seed=seed,
             models=models,
             by=by,
             weight=weight,

@@ -14,6 +14,7 @@ import re
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 import duckdb
@@ -27,6 +28,7 @@ from clfeval.sql._source import By, Call, Data, Source, bind_labels, check_class
 
 _LABEL_OUTPUTS = ("actual", "predicted", "label")
 MACRO_AVERAGES = ("binary", "micro", "macro", "weighted")
+_AVERAGED = ("clf_metrics", "clf_metrics_ci", "clf_bootstrap")  # pos_label used by 'binary'
 
 
 def check_values(
@@ -57,6 +59,9 @@ def check_values(
             "'ovr' is one-vs-rest, 'ovo' is Hand & Till's one-vs-one",
         ),
         "n_bins": _options.n_bins,
+        "n_boot": _options.n_boot,
+        "seed": _options.seed,
+        "level": lambda v: _options.level("level", v),
         "weights": lambda v: _options.choice(
             "weights",
             v,
@@ -124,6 +129,7 @@ _CHECK = re.compile(
     re.S,
 )
 _RULES = {
+    "non-integral value(s)": "frequency_weight",
     "NaN value(s)": "nan",
     "infinite value(s)": "inf",
     "negative value(s)": "negative_weight",
@@ -323,6 +329,7 @@ def table_macro(
     con: duckdb.DuckDBPyConnection | None = None,
     missing: str = "raise",
     nonfinite: str = "raise",
+    check_probability: bool = False,
     **params: Any,
 ) -> pl.DataFrame:
     """Run the table macro ``name`` on ``data`` and return its result as a Polars frame.
@@ -340,6 +347,8 @@ def table_macro(
     1.0
     """
     spec = spec_of(TABLE_MACROS, name, "table")
+    if check_probability:  # the score is read as a probability too (log loss, Brier)
+        spec = replace(spec, probability=True)
     scores = None
     if spec.multiclass and len(columns) == 2:
         scores = per_class_columns(columns[1], params.get("labels"), name)
@@ -359,7 +368,7 @@ def table_macro(
         ovo = params.get("multi_class", "ovr") == "ovo"
         averages = ("macro", "weighted") if ovo else ("macro", "weighted", "micro")
     params = check_values(params, averages)
-    if name == "clf_metrics" and params.get("average", "binary") != "binary":
+    if name in _AVERAGED and params.get("average", "binary") != "binary":
         # pos_label matters only for 'binary'; dropping it keeps string labels away from the
         # integer default
         params.pop("pos_label", None)
@@ -382,7 +391,8 @@ def table_macro(
         args += [f"{p} := $p_{p}" for p in options]
         # only fixed identifiers (the macro and parameter names checked above) reach the text
         out = fetch(c, f"SELECT * FROM {name}({', '.join(args)})", binds, name)
-        return finish(out, src, by, excluded=name == "clf_metrics", label_dtype=spec.multiclass)
+        excluded = name in ("clf_metrics", "clf_metrics_ci")
+        return finish(out, src, by, excluded=excluded, label_dtype=spec.multiclass)
 
 
 def aggregate(
