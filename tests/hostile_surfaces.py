@@ -65,11 +65,13 @@ def set_row(df: pl.DataFrame, column: str, value: Any, row: int = 0) -> pl.DataF
 
 
 def materialize(out: Any) -> Any:
-    """A comparable value: LazyFrames collected, a Report as its table."""
+    """A comparable value: LazyFrames collected, a Report as its table, a page as its text."""
     if isinstance(out, pl.LazyFrame):
         return out.collect()
     if isinstance(out, ce.Report):
         return out.table
+    if isinstance(out, ce.ReportPage):
+        return out.to_html()
     return out
 
 

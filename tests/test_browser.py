@@ -1,9 +1,16 @@
-"""The offline HTML report in a real browser: headless Debian chromium, no network.
+"""The offline HTML pages in a real browser: headless Debian chromium, no network.
 
 Chromium is driven through the DevTools protocol over a pipe (``--remote-debugging-pipe``:
 JSON messages ending in NUL on file descriptors 3 and 4), so the test needs no driver, no
 Python package and no browser download; ``.ci/browser-setup.sh`` installs chromium.
-Screenshots go to ``tests/artifacts/`` for a person to look at.
+
+Each kind of report page (binary, multiclass with probabilities, grouped, many classes) is
+opened once: every chart must draw marks, the tables must carry their styles, the console
+must stay clean, and the threshold explorer must show, at several slider positions reached
+with the keyboard and the mouse, exactly the counts of ``clfeval.thresholds`` for every
+group. The grouped page is also looked at on a phone-sized screen, in dark mode and as
+printed. Screenshots go to ``tests/artifacts/`` for a person to look at. The tests wait
+for conditions, never for a fixed time, and are patient with a loaded machine.
 """
 
 from __future__ import annotations
@@ -12,17 +19,20 @@ import contextlib
 import json
 import os
 import queue
+import re
 import shutil
 import subprocess
 import threading
 import time
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pytest
 
+import clfeval as ce
 from clfeval import charts
-from clfeval._html import write_html
+from clfeval.pages._html import write_html
 
 pytestmark = pytest.mark.browser
 
@@ -204,41 +214,358 @@ def problems(events: list[dict]) -> list[str]:
     return found
 
 
-@pytest.fixture(scope="module")
-def report(tmp_path_factory):
-    """The report: a table and every chart, one of them with hostile labels."""
+def _chromium_or_skip() -> None:
     if not os.access(CHROMIUM, os.X_OK):
         if os.environ.get("CI"):  # CI installs it: a missing browser there is a failure
             pytest.fail("chromium is not installed: .ci/browser-setup.sh should have done it")
         pytest.skip("chromium is not installed: run .ci/browser-setup.sh")
-    from test_charts import builders, confusion_frame, roc_frame, thresholds_frame
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    _chromium_or_skip()
+    chromium = Chromium(tmp_path_factory.mktemp("chromium") / "profile")
+    yield chromium
+    chromium.close()
+
+
+@pytest.fixture(scope="module")
+def artifacts():
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / ".gitignore").write_text("*\n")
+    return ARTIFACTS
+
+
+def grouped_frame() -> pl.DataFrame:
+    """Two models of the demo and a cautious one whose scores stop at 0.6: the explorer must
+    keep its counts over the whole shared range (it once lost such a group above 0.39)."""
+    df = ce.datasets.predictions(n=2500, seed=11).drop("region")
+    cautious = df.filter(pl.col("model") == "logistic").with_columns(
+        model=pl.lit("cautious"), score=(pl.col("score") * 0.6).round(4)
+    )
+    cautious = cautious.with_columns(yhat=(pl.col("score") >= 0.5).cast(pl.Int64))
+    return pl.concat([df, cautious])
+
+
+def many_classes_frame(k: int = 30, n: int = 4000) -> pl.DataFrame:
+    rng = np.random.default_rng(7)
+    p = 1 / np.arange(1, k + 1)
+    p /= p.sum()
+    y = rng.choice(k, n, p=p)
+    yhat = np.where(rng.random(n) < 0.6, y, rng.choice(k, n, p=p))
+    return pl.DataFrame(
+        {"y": [f"class {v:02d}" for v in y], "yhat": [f"class {v:02d}" for v in yhat]}
+    )
+
+
+PROBA = {"low": "p_low", "medium": "p_medium", "high": "p_high"}
+
+
+def page_kinds() -> dict:
+    """Each kind of page: the frame, the report_html arguments, and whether it has an explorer."""
+    binary = ce.datasets.predictions(n=5000, seed=5).filter(pl.col("model") == "boosted")
+    return {
+        "binary": (binary, {"score": "score"}, True),
+        "multiclass": (ce.datasets.predictions_multiclass(n=3000), {"score": PROBA}, False),
+        "grouped": (grouped_frame(), {"score": "score", "by": "model"}, True),
+        "many_classes": (many_classes_frame(), {}, False),
+    }
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory):
+    _chromium_or_skip()
+    folder = tmp_path_factory.mktemp("pages")
+    out = {}
+    for kind, (frame, kw, explorer) in page_kinds().items():
+        page = ce.report_html(frame, "y", "yhat", title=f"{kind} {EVIL}", **kw)
+        out[kind] = (page.save(folder / f"{kind}.html"), frame, kw, explorer)
+    return out
+
+
+def open_page(browser: Chromium, path: Path, timeout: float = 180) -> int:
+    """Open ``path`` (unless it is open) and wait until every chart has drawn; the count."""
+    if browser.js("location.href") != path.as_uri():
+        browser.call("Page.navigate", session=True, url=path.as_uri())
+    browser.wait_for(f"location.href === {json.dumps(path.as_uri())}", timeout=timeout)
+    n = browser.wait_for(
+        "document.readyState === 'complete' && document.querySelectorAll('.clf-chart').length",
+        timeout=timeout,
+    )
+    browser.wait_for(
+        "[...document.querySelectorAll('.clf-chart')].every(e => "
+        "['true', 'error'].includes(e.getAttribute('data-rendered')))",
+        timeout=timeout,
+    )
+    return int(n)
+
+
+MARKS = """[...document.querySelectorAll('.clf-chart')].map(el => {
+  const svg = el.querySelector('svg');
+  if (!svg || el.getAttribute('data-rendered') !== 'true') { return [el.id, -1, -1]; }
+  const groups = [...svg.querySelectorAll('g.role-mark')];
+  const all = groups.reduce((n, g) => n + g.children.length, 0);
+  const drawn = groups.filter(g => !g.classList.contains('mark-text'))
+    .reduce((n, g) => n + g.children.length, 0);
+  return [el.id, all, drawn];
+})"""
+
+TABLE_STYLE = """(() => {
+  const out = [];
+  document.querySelectorAll('table.clf').forEach(table => {
+    const th = getComputedStyle(table.querySelector('thead th'));
+    const num = table.querySelector('td.num');
+    const td = getComputedStyle(num || table.querySelector('td'));
+    out.push({collapse: getComputedStyle(table).borderCollapse, head: th.borderBottomWidth,
+              line: td.borderBottomWidth + ' ' + td.borderBottomStyle,
+              align: num ? td.textAlign : null, digits: td.fontVariantNumeric});
+  });
+  return out;
+})()"""
+
+
+def screenshots(browser: Chromium, folder: Path, name: str, width: int = 1280) -> None:
+    """The whole page, and the same page in pieces a person can read."""
+    browser.screenshot(folder / f"{name}.png")
+    height = browser.call("Page.getLayoutMetrics", session=True)["cssContentSize"]["height"]
+    for i, top in enumerate(range(0, int(height), 1400)):
+        clip = {"x": 0, "y": top, "width": width, "height": min(1400, height - top)}
+        browser.screenshot(folder / f"{name}-{i + 1:02d}.png", clip)
+
+
+@pytest.mark.parametrize("kind", list(page_kinds()))
+def test_report_page_draws_every_chart_with_styled_tables(browser, pages, artifacts, kind):
+    path, _, _, _ = pages[kind]
+    browser.drain()
+    n = open_page(browser, path)
+    marks = browser.js(MARKS)
+    assert n >= 2
+    assert [m for m in marks if m[2] <= 0] == [], "a chart drew no mark"
+    styles = browser.js(TABLE_STYLE)
+    assert len(styles) >= 1
+    for style in styles:  # the styles reach the tables: borders, right-aligned tabular digits
+        assert style["collapse"] == "collapse"
+        assert style["head"] == "2px"
+        assert style["line"] == "1px solid"
+        assert style["align"] == "right"
+        assert "tabular-nums" in style["digits"]
+    assert browser.js("document.title") == f"{kind} {EVIL}"
+    assert browser.js("document.scripts.length") == 2  # the bundle and the embed code
+    assert browser.js("typeof window.__clfevalAlert") == "undefined"
+    text = browser.js("document.body.innerText")
+    assert "constant" in text  # the headline metrics beside a constant predictor's
+    assert "scikit-learn's classification_report text" in text
+    overflow = browser.js(
+        "[...document.querySelectorAll('.clf-chart')].filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.id)"
+    )
+    assert overflow == []  # every chart fits its card
+    assert problems(browser.drain()) == []
+    screenshots(browser, artifacts, f"report-{kind}")
+
+
+def test_grouped_page_on_a_phone_in_dark_mode_and_in_print(browser, pages, artifacts):
+    path, _, _, _ = pages["grouped"]
+    open_page(browser, path)
+    browser.drain()
+    try:
+        browser.call(
+            "Emulation.setDeviceMetricsOverride",
+            session=True, width=390, height=844, deviceScaleFactor=1, mobile=True,
+        )  # fmt: skip
+        browser.call(
+            "Emulation.setEmulatedMedia",
+            session=True, features=[{"name": "prefers-color-scheme", "value": "dark"}],
+        )  # fmt: skip
+        # the page draws its charts again at the new width and in the dark theme
+        browser.wait_for(
+            "[...document.querySelectorAll('.clf-chart')].every(e => e.getAttribute('data-rendered') === 'true' && e.clientWidth < 380)",
+            timeout=120,
+        )
+        browser.wait_for(
+            "[...document.querySelectorAll('.clf-chart')].every(e => e.getAttribute('data-rendered') === 'true' && e.scrollWidth <= e.clientWidth + 1)",
+            timeout=120,
+        )
+        assert browser.js("getComputedStyle(document.body).backgroundColor") == "rgb(13, 17, 23)"
+        assert browser.js("document.documentElement.scrollWidth") <= 390
+        screenshots(browser, artifacts, "report-grouped-phone-dark", width=390)
+        browser.call("Emulation.setEmulatedMedia", session=True, media="print", features=[])
+        browser.call(
+            "Emulation.setDeviceMetricsOverride",
+            session=True, width=794, height=1123, deviceScaleFactor=1, mobile=False,
+        )  # fmt: skip
+        browser.wait_for(
+            "[...document.querySelectorAll('.clf-chart')].every(e => e.getAttribute('data-rendered') === 'true')",
+            timeout=120,
+        )
+        assert browser.js("getComputedStyle(document.body).backgroundColor") == "rgb(255, 255, 255)"
+        screenshots(browser, artifacts, "report-grouped-print", width=794)
+        assert problems(browser.drain()) == []
+    finally:
+        browser.call("Emulation.setEmulatedMedia", session=True, media="", features=[])
+        browser.call(
+            "Emulation.setDeviceMetricsOverride",
+            session=True, width=1280, height=1000, deviceScaleFactor=1, mobile=False,
+        )  # fmt: skip
+
+
+# --- the threshold explorer ---------------------------------------------------------------
+
+SLIDER = "document.querySelector('.clf-chart input[type=range]')"
+SHOWN = f"(() => {{ const s = {SLIDER}; return s.nextElementSibling.textContent; }})()"
+
+
+def explorer_state(browser: Chromium, n_groups: int) -> dict:
+    """What the explorer shows: the slider's text, and per group (in the page's order) the
+    threshold its panel prints and its confusion matrix's four counts."""
+    got = browser.js(
+        f"""(() => {{
+      const el = {SLIDER}.closest('.clf-chart');
+      const texts = [...el.querySelectorAll('svg text')].map(t => t.textContent);
+      const panel = [...el.querySelectorAll('svg g.mark-text.role-mark')].find(
+        g => g.querySelectorAll('text').length === 9 * {n_groups});
+      const values = panel ? [...panel.querySelectorAll('text')].map(t => t.textContent) : [];
+      return {{slider: {SHOWN}, cells: texts.filter(t => /^(TP|FP|FN|TN) [0-9,.]+$/.test(t)),
+               values: values}};
+    }})()"""
+    )
+    cells = [re.match(r"^(TP|FP|FN|TN) ([0-9,.]+)$", c).groups() for c in got["cells"]]
+    assert len(cells) == 4 * n_groups, got
+    counts = []
+    for i in range(n_groups):
+        mine = dict(cells[4 * i : 4 * i + 4])
+        counts.append(tuple(int(mine[k].replace(",", "")) for k in ("TP", "FP", "FN", "TN")))
+    shown = [got["values"][9 * i] for i in range(n_groups)]
+    return {"slider": got["slider"], "shown": shown, "counts": counts}
+
+
+def expected_counts(frame: pl.DataFrame, kw: dict, t: float) -> list[tuple]:
+    """The counts of clfeval.thresholds at ``t``: the row of the smallest threshold at or
+    above it (the rule score >= t), per group in the page's order; above every score, none."""
+    by = kw.get("by")
+    table = ce.thresholds(frame, "y", "score", by=by, metrics=["precision"])
+    parts = table.partition_by(by, maintain_order=True) if by else [table]
+    out = []
+    for part in parts:
+        at = part.filter(pl.col("threshold") >= t).sort("threshold")
+        if at.height:
+            out.append(tuple(at.row(0, named=True)[c] for c in ("tp", "fp", "fn", "tn")))
+        else:
+            first = part.row(0, named=True)
+            out.append((0, 0, first["tp"] + first["fn"], first["fp"] + first["tn"]))
+    return out
+
+
+KEYS = {"Home": 36, "End": 35, "PageUp": 33, "PageDown": 34, "ArrowLeft": 37, "ArrowRight": 39}
+
+
+def press(browser: Chromium, key: str) -> None:
+    for kind in ("rawKeyDown", "keyUp"):
+        browser.call(
+            "Input.dispatchKeyEvent",
+            session=True,
+            type=kind,
+            key=key,
+            code=key,
+            windowsVirtualKeyCode=KEYS[key],
+            nativeVirtualKeyCode=KEYS[key],
+        )
+
+
+def click_track(browser: Chromium, share: float) -> None:
+    left, top, width, height = browser.js(
+        f"(() => {{ const s = {SLIDER}; s.scrollIntoView({{block: 'center'}}); const r = s.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; }})()"
+    )
+    for kind in ("mousePressed", "mouseReleased"):
+        browser.call(
+            "Input.dispatchMouseEvent",
+            session=True,
+            type=kind,
+            x=left + share * width,
+            y=top + height / 2,
+            button="left",
+            clickCount=1,
+        )
+
+
+@pytest.mark.parametrize("kind", ["binary", "grouped"])
+def test_explorer_shows_the_exact_counts_at_every_position(browser, pages, artifacts, kind):
+    path, frame, kw, _ = pages[kind]
+    open_page(browser, path)
+    browser.drain()
+    groups = frame["model"].unique(maintain_order=True).sort().to_list() if kw.get("by") else [0]
+    n = len(groups)
+    assert browser.js(f"{SLIDER}.closest('.clf-chart').textContent").count("Threshold") >= 1
+    seen = []
+
+    def check(step: str, previous: str | None) -> str:
+        if previous is not None:  # the panel follows the slider
+            browser.wait_for(f"{SHOWN} !== {json.dumps(previous)}", timeout=30)
+        state = browser.wait_for(
+            f"""(() => {{ const el = {SLIDER}.closest('.clf-chart');
+              const t = [...el.querySelectorAll('svg text')].map(t => t.textContent);
+              return t.includes({SHOWN}) ? {SHOWN} : null; }})()""",
+            timeout=30,
+        )
+        now = explorer_state(browser, n)
+        assert now["shown"] == [now["slider"]] * n, (step, now)  # the slider's own digits
+        t = float(now["slider"])
+        assert now["counts"] == expected_counts(frame, kw, t), (step, t)
+        seen.append((step, t))
+        return state
+
+    value = check("start", None)
+    assert float(value) == 0.5  # yhat is score >= 0.5: the explorer starts there
+    browser.js(f"{SLIDER}.focus()")  # keyboard: the slider is a focusable range input
+    assert browser.js(f"document.activeElement === {SLIDER}")
+    for step in ("End", "Home", "ArrowRight", "PageUp", "PageUp"):
+        press(browser, step)
+        value = check(step, value)
+    click_track(browser, 0.62)
+    check("click", value)
+    positions = [t for _, t in seen]
+    assert len(set(positions)) >= 6, seen
+    top = positions[1]
+    assert top >= frame["score"].max()  # the grid covers every score
+    if kw.get("by"):  # above its highest score the cautious model predicts nothing, drawn
+        assert explorer_state(browser, n)["counts"]
+    assert problems(browser.drain()) == []
+    box = browser.js(
+        f"(() => {{ const r = {SLIDER}.closest('.clf-card').getBoundingClientRect(); return [r.left + scrollX, r.top + scrollY, r.width, r.height]; }})()"
+    )
+    browser.screenshot(
+        artifacts / f"explorer-{kind}.png",
+        {"x": box[0], "y": box[1], "width": box[2], "height": box[3]},
+    )
+
+
+# --- the generic page: every chart, hostile labels -----------------------------------------
+
+
+@pytest.fixture(scope="module")
+def chart_page(tmp_path_factory):
+    """Every chart on one page of render_html, some with hostile labels."""
+    _chromium_or_skip()
+    from test_charts import builders, confusion_frame, roc_frame
 
     made = builders()
-    explorer = charts.explorer(thresholds_frame(*_binary()), threshold=0.45)
     evil = roc_frame(*_binary()).select(pl.lit(EVIL).alias(EVIL), pl.all())
     confusion = confusion_frame(
         ["<b>", "<!--", "<b>", "<b>"], ["<b>", "<b>", "<!--", "<b>"], ["<b>", "<!--"]
     )
-    chart_list = [("Threshold explorer", explorer)]
-    chart_list += [
-        (name.replace("_", " ").capitalize(), build())
-        for name, build in made.items()
-        if not name.startswith("explorer")
-    ]
+    chart_list = [(name.replace("_", " ").capitalize(), build()) for name, build in made.items()]
     chart_list += [
         (f"Hostile labels {EVIL}", charts.roc(evil)),
         ("Hostile classes", charts.confusion_matrix(confusion)),
     ]
     table = pl.DataFrame({"metric": ["accuracy", "f1", EVIL], "value": [0.81, 0.77, 0.5]})
     path = write_html(
-        tmp_path_factory.mktemp("report") / "report.html",
-        f"clfeval report {EVIL}",
+        tmp_path_factory.mktemp("report") / "charts.html",
+        f"clfeval charts {EVIL}",
         [("Metrics", table)],
         chart_list,
         intro="Browser test page.",
     )
-    rows = max(explorer.to_dict()["datasets"].values(), key=len)
-    return path, len(chart_list), pl.DataFrame([r for r in rows if "threshold" in r])
+    return path, len(chart_list)
 
 
 def _binary():
@@ -247,82 +574,14 @@ def _binary():
     return DF["y"].to_numpy(), DF["s"].to_numpy()
 
 
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    chromium = Chromium(tmp_path_factory.mktemp("chromium") / "profile")
-    yield chromium
-    chromium.close()
-
-
-def test_report_renders_offline_without_errors(browser, report):
-    path, n_charts, _ = report
-    browser.call("Page.navigate", session=True, url=path.as_uri())
-    browser.wait_for(
-        f"document.querySelectorAll('.clf-chart[data-rendered]').length === {n_charts}", timeout=120
-    )
-    drawn = browser.js(
-        "[...document.querySelectorAll('.clf-chart')].map(el => el.getAttribute('data-rendered') + ':' + (el.querySelector('svg, canvas') !== null))"
-    )
-    assert drawn == ["true:true"] * n_charts
-    assert browser.js("document.title") == f"clfeval report {EVIL}"
+def test_every_chart_renders_offline_without_errors(browser, chart_page, artifacts):
+    path, n_charts = chart_page
+    browser.drain()
+    assert open_page(browser, path) == n_charts
+    marks = browser.js(MARKS)
+    assert [m for m in marks if m[2] <= 0] == []
+    assert browser.js("document.title") == f"clfeval charts {EVIL}"
     assert browser.js("document.scripts.length") == 2
     assert browser.js("window.__clfevalAlert === undefined && typeof vegaEmbed") == "function"
-    time.sleep(0.5)  # let late console messages arrive
     assert problems(browser.drain()) == []
-    ARTIFACTS.mkdir(exist_ok=True)
-    (ARTIFACTS / ".gitignore").write_text("*\n")
-    browser.screenshot(ARTIFACTS / "report.png")
-    height = browser.call("Page.getLayoutMetrics", session=True)["cssContentSize"]["height"]
-    for i, top in enumerate(range(0, int(height), 1400)):  # the same page in readable pieces
-        clip = {"x": 0, "y": top, "width": 1280, "height": min(1400, height - top)}
-        browser.screenshot(ARTIFACTS / f"report-{i + 1:02d}.png", clip)
-
-
-def test_explorer_slider_updates_the_confusion_matrix(browser, report):
-    path, _, rows = report
-    if not browser.js("document.querySelector('#clf-chart-0[data-rendered=\"true\"]') !== null"):
-        browser.call("Page.navigate", session=True, url=path.as_uri())
-        browser.wait_for(
-            "document.querySelector('#clf-chart-0[data-rendered=\"true\"]') !== null", timeout=120
-        )
-    cell = "(() => { const t = [...document.querySelectorAll('#clf-chart-0 svg text')].find(e => e.textContent.startsWith('TP')); return t ? t.textContent : null; })()"
-    before = browser.wait_for(cell)
-    signal = "document.getElementById('clf-chart-0').clfView.signal('threshold')"
-    assert browser.js(signal) == 0.45
-    rect = browser.js(
-        "(() => { const s = document.querySelector('#clf-chart-0 input[type=range]'); s.scrollIntoView({block: 'center'}); const r = s.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })()"
-    )
-    left, top, width, height = rect
-    for kind in ("mousePressed", "mouseReleased"):  # a real click near the right end of the track
-        browser.call(
-            "Input.dispatchMouseEvent",
-            session=True,
-            type=kind,
-            x=left + 0.85 * width,
-            y=top + height / 2,
-            button="left",
-            clickCount=1,
-        )
-    after = browser.wait_for(
-        f"(() => {{ const now = {cell}; return now !== {json.dumps(before)} ? now : null; }})()",
-        timeout=20,
-    )
-    moved = browser.js(signal)
-    assert moved > 0.6
-    from test_charts import thresholds_frame
-
-    picked = rows.filter(pl.col("threshold") >= moved).sort("threshold").row(0, named=True)
-    assert after.replace(",", "") == f"TP{picked['tp']}", (before, after, moved)
-    exact = thresholds_frame(*_binary()).filter(pl.col("threshold") == picked["threshold"])
-    assert exact["tp"].item() == picked["tp"]  # the count of the rule score >= that threshold
-    text = browser.js("document.querySelector('#clf-chart-0 svg').textContent")
-    assert "Matthews correlation" in text
-    assert "Threshold (score ≥)" in text
-    assert problems(browser.drain()) == []
-    ARTIFACTS.mkdir(exist_ok=True)
-    box = browser.js(
-        "(() => { const r = document.getElementById('clf-chart-0').getBoundingClientRect(); return [r.left + scrollX, r.top + scrollY, r.width, r.height]; })()"
-    )
-    browser.screenshot(
-        ARTIFACTS / "explorer.png", {"x": box[0], "y": box[1], "width": box[2], "height": box[3]}
-    )
+    screenshots(browser, artifacts, "charts")

@@ -8,6 +8,7 @@ Until clfeval's curve functions exist, the input frames are built here from scik
 
 from __future__ import annotations
 
+import itertools
 import json
 import struct
 import zlib
@@ -22,8 +23,10 @@ from sklearn import metrics as skm
 from sklearn.calibration import calibration_curve
 
 import clfeval
-from clfeval import _chart_data, _plot, charts
-from clfeval._html import to_png, to_svg
+from clfeval import charts
+from clfeval.charts import _data as chart_data
+from clfeval.charts import _plot, _thin
+from clfeval.charts._render import to_png, to_svg
 from clfeval.exceptions import InputError
 
 # --- frames shaped like clfeval's, from scikit-learn -------------------------------------
@@ -186,7 +189,7 @@ def builders():
         "scores": lambda: charts.scores(charts.score_histogram(DF, "y", "s"), threshold=0.5),
         "scores_by": lambda: charts.scores(charts.score_histogram(DF, "y", "s", by="model")),
         "compare": lambda: charts.compare(metric_rows),
-        "explorer": lambda: charts.explorer(thresholds_frame(Y, S)),
+        "explorer": lambda: charts.explorer(thresholds_frame(Y, S), threshold=0.45),
         "explorer_by": lambda: charts.explorer(grouped(thresholds_frame, DF)),
     }
 
@@ -336,11 +339,11 @@ def test_roc_line_per_group_and_auroc_in_legend():
 
 
 def test_roc_legend_area_is_sklearn_auroc():
-    raw, _ = _chart_data.prepare(roc_frame(Y, S), ("threshold", "fpr", "tpr"), "roc_curve")
+    raw, _ = chart_data.prepare(roc_frame(Y, S), ("threshold", "fpr", "tpr"), "roc_curve")
     area = (
         (pl.col("fpr") - pl.col("fpr").shift(1)) * (pl.col("tpr") + pl.col("tpr").shift(1))
     ).sum() / 2
-    assert _chart_data.per_series(raw, area)["all"] == pytest.approx(
+    assert chart_data.per_series(raw, area)["all"] == pytest.approx(
         skm.roc_auc_score(Y, S), abs=1e-12
     )
 
@@ -400,18 +403,33 @@ def test_multiclass_one_line_per_label():
         if u["encoding"].get("color", {}).get("field") == "series"
     )
     assert [s.split(" (")[0] for s in color["scale"]["domain"]] == ["class 0", "class 1", "class 2"]
-    assert color["title"] == "label"
+    assert color["title"] == "class"
+    assert color["scale"]["range"] == list(charts.CLASS_PALETTE[:3])  # never the groups' colours
+
+
+def operating_points(d):
+    """The marked operating points: the small dataset whose rows have a threshold."""
+    return [
+        r
+        for rows_ in d["datasets"].values()
+        if len(rows_) <= 20 and all("threshold" in r and "fpr" in r for r in rows_)
+        for r in rows_
+    ]
 
 
 def test_operating_point_is_the_rule_score_at_least_threshold():
     d = spec("roc")
-    (row,) = [
-        r for rows_ in d["datasets"].values() for r in rows_ if r.get("text") == "score ≥ 0.5"
-    ]
+    (row,) = operating_points(d)
     predicted = S >= 0.5
     assert row["fpr"] == pytest.approx(np.mean(predicted[Y == 0]), abs=1e-6)
     assert row["tpr"] == pytest.approx(np.mean(predicted[Y == 1]), abs=1e-6)
     assert row["threshold"] == S[S >= 0.5].min()
+    said = d["title"]["subtitle"][0]  # in words above the plot, never a label over the curve
+    assert said == (
+        f"● the operating point score ≥ 0.5: True positive rate {row['tpr']:.3f}, "
+        f"False positive rate {row['fpr']:.3f}"
+    )
+    assert not [u for u in units(d) if u["mark"]["type"] == "text"]
 
 
 def test_infinite_threshold_becomes_null():
@@ -485,7 +503,9 @@ def test_calibration_title_has_ece():
         )
         / c.sum()
     )
-    assert spec("calibration")["title"] == f"Reliability diagram (ECE {ece:.3f})"
+    title = spec("calibration")["title"]
+    assert title["text"] == "Reliability diagram"
+    assert title["subtitle"][0] == f"Expected calibration error (ECE) {ece:.3f}"
 
 
 def test_thresholds_marks_the_best_f1():
@@ -534,36 +554,77 @@ def test_lazy_frames_are_accepted():
 # --- the explorer ----------------------------------------------------------------------------
 
 
-def test_explorer_binds_a_threshold_slider():
+def explorer_grid(d):
+    """The explorer's slider (first, step, last) and its exact counts per series and grid
+    index: ``{series: {k: (tp, fp, fn, tn)}}`` for every k, runs of equal counts filled in."""
+    (param,) = d["params"]
+    bind = param["bind"]
+    first, step, last = bind["min"], bind["step"], bind["max"]
+    n = round((last - first) / step) + 1
+    stored = [r for rows_ in d["datasets"].values() for r in rows_ if "k" in r]
+    counts: dict = {}
+    for r in sorted(stored, key=lambda r: (r["series"], r["k"])):
+        counts.setdefault(r["series"], {})[r["k"]] = (r["tp"], r["fp"], r["fn"], r["tn"])
+    for got in counts.values():
+        now = got[0]
+        for k in range(n):
+            now = got.get(k, now)
+            got[k] = now
+    return (first, step, last), counts
+
+
+def test_explorer_binds_a_threshold_slider_on_one_round_grid():
     d = spec("explorer")
     (param,) = d["params"]
-    thresholds = np.unique(S)
     assert param["name"] == "threshold"
     assert param["bind"]["input"] == "range"
-    assert (param["bind"]["min"], param["bind"]["max"]) == (thresholds.min(), thresholds.max())
-    assert param["value"] == 0.5
+    (first, step, last), _ = explorer_grid(d)
+    assert first <= S.min()  # every score is covered
+    assert last >= S.max()
+    assert step == 0.001
+    assert round((last - first) / step) + 1 <= 1001
+    assert param["value"] == 0.45  # the threshold asked for, exactly on the grid
     filters = [t["filter"] for n in walk(d) for t in n.get("transform", []) if "filter" in t]
-    assert "isValid(datum.threshold) && datum.threshold >= threshold" in filters
+    assert f"datum.k <= round((threshold - {first!r}) / {step!r})" in filters
 
 
-def test_explorer_rows_hold_exact_counts_and_metrics():
+def test_explorer_counts_are_exact_at_every_grid_threshold():
+    """At every slider position the counts are those of the rule score >= threshold."""
     d = spec("explorer")
-    data = max(d["datasets"].values(), key=len)
-    table = thresholds_frame(Y, S)
-    by_threshold = {r["threshold"]: r for r in table.iter_rows(named=True)}
-    picked = [r for r in data if "threshold" in r]
-    assert len(picked) > 100
-    for r in picked[::25]:
-        want = by_threshold[r["threshold"]]
-        assert (r["tp"], r["fp"], r["fn"], r["tn"]) == (
-            want["tp"],
-            want["fp"],
-            want["fn"],
-            want["tn"],
+    (first, step, _), counts = explorer_grid(d)
+    (got,) = counts.values()
+    for k in range(0, len(got), 7):
+        t = round(first + k * step, 3)
+        predicted = np.greater_equal(S, t)
+        want = (
+            int(np.sum(predicted & (Y == 1))),
+            int(np.sum(predicted & (Y == 0))),
+            int(np.sum(~predicted & (Y == 1))),
+            int(np.sum(~predicted & (Y == 0))),
         )
-        assert r["mcc"] == pytest.approx(want["mcc"], abs=1e-6)
-    start = data[0]
-    assert (start["tp"], start["fp"], start["recall"], start["precision"]) == (0, 0, 0.0, 1.0)
+        assert got[k] == want, (k, t)
+    curve = [r for r in max(d["datasets"].values(), key=len) if "order" in r]
+    assert (curve[0]["fpr"], curve[0]["tpr"], curve[0]["precision"]) == (0, 0, 1)  # nothing flagged
+
+
+def test_explorer_keeps_every_group_over_the_whole_range():
+    """A group whose scores stop early keeps its counts up to the top of the shared grid."""
+    low = DF.with_columns(
+        s=pl.when(pl.col("model") == "b").then(pl.col("s") * 0.5).otherwise(pl.col("s"))
+    )
+    d = low.clf.plot.explorer("y", "s", by="model", threshold=0.5).to_dict()
+    (first, step, last), counts = explorer_grid(d)
+    assert set(counts) == {"a", "b"}
+    b = low.filter(pl.col("model") == "b")
+    for k in (0, round((0.5 - first) / step), round((last - first) / step)):
+        t = round(first + k * step, 3)
+        predicted = b["s"].to_numpy() >= t
+        yy = b["y"].to_numpy()
+        assert counts["b"][k][:2] == (
+            int(np.sum(predicted & (yy == 1))),
+            int(np.sum(predicted & (yy == 0))),
+        )
+    assert counts["b"][round((last - first) / step)][:2] == (0, 0)  # above its scores: none
 
 
 def test_explorer_metrics_panel_lists_the_metrics():
@@ -598,8 +659,8 @@ def _segment_distance(points, line):
 def test_collinear_points_go_first_and_change_nothing():
     x = np.concatenate([np.linspace(0, 0.5, 400), np.full(300, 0.5), np.linspace(0.5, 1, 300)])
     y = np.concatenate([np.linspace(0, 0.9, 400), np.linspace(0.9, 0.95, 300), np.full(300, 1.0)])
-    frame = _chart_data.with_series(pl.DataFrame({"x": x, "y": y}), [])
-    out = _chart_data.thin(frame, [("x", "y")], max_points=1000)
+    frame = chart_data.with_series(pl.DataFrame({"x": x, "y": y}), [])
+    out = _thin.thin(frame, [("x", "y")], max_points=1000)
     assert out.height == 4  # the three corners and nothing else
     kept = out.select("x", "y").to_numpy()
     assert _segment_distance(np.column_stack([x, y])[::37], kept) < 1e-12
@@ -610,7 +671,7 @@ def test_thinning_keeps_the_shape_within_the_budget():
     y = rng.random(200_000) < 0.3
     s = rng.normal(y * 1.2, 1.0)
     curve = roc_frame(y, s)
-    out = _chart_data.thin(_chart_data.with_series(curve, []), [("fpr", "tpr")], max_points=500)
+    out = _thin.thin(chart_data.with_series(curve, []), [("fpr", "tpr")], max_points=500)
     assert out.height <= 500
     full, kept = curve.select("fpr", "tpr").to_numpy(), out.select("fpr", "tpr").to_numpy()
     assert np.array_equal(kept[0], full[0])
@@ -631,7 +692,7 @@ def test_many_groups_share_the_row_budget_and_never_hit_altair_max_rows():
     curve = pl.concat(parts)
     assert alt.data_transformers.active == "default"
     d = charts.roc(curve).to_dict()  # would raise MaxRowsError if Altair saw > 5000 rows
-    assert 5000 < rows(d) <= _chart_data.MAX_ROWS + 10
+    assert 5000 < rows(d) <= chart_data.MAX_ROWS + 10
     assert len(json.dumps(d)) < 2_000_000
 
 
@@ -733,9 +794,9 @@ def test_probit_matches_the_normal_quantile():
     p = np.concatenate(
         [np.logspace(-6, -1, 60), np.linspace(0.02, 0.98, 97), 1 - np.logspace(-6, -1, 60)]
     )
-    got = pl.select(_chart_data.probit(pl.Series(p))).to_series().to_numpy()
+    got = pl.select(_thin.probit(pl.Series(p))).to_series().to_numpy()
     assert np.allclose(got, norm.ppf(p), rtol=2e-9, atol=1e-9)
-    ends = pl.select(_chart_data.probit(pl.Series([0.0, 1.0]))).to_series().to_list()
+    ends = pl.select(_thin.probit(pl.Series([0.0, 1.0]))).to_series().to_list()
     assert ends == pytest.approx([-5.0, 5.0], abs=1e-6)
 
 
@@ -827,7 +888,8 @@ def test_plot_namespace_confusion_matrix_and_scores():
     cm = skm.confusion_matrix(Y[mask], (S[mask] >= 0.5).astype(int))
     got = {(r["actual"], r["predicted"]): r["count"] for r in data if r["series"] == "a"}
     assert got == {(str(i), str(j)): int(cm[i, j]) for i in range(2) for j in range(2)}
-    assert plot.scores("y", "s", threshold=0.4).to_dict()["layer"][2]["mark"]["type"] == "rule"
+    layers = plot.scores("y", "s", threshold=0.4).to_dict()["layer"]
+    assert [u["mark"]["type"] for u in layers] == ["rect", "bar", "bar", "rule"]
 
 
 def test_plot_namespace_compare():
@@ -862,7 +924,7 @@ def test_plot_namespace_roc_legend_uses_clfeval_auroc():
     )
     want = {m: skm.roc_auc_score(p["y"], p["s"]) for (m,), p in DF.group_by("model")}
     assert color["scale"]["domain"] == [f"{m} (AUROC {want[m]:.3f})" for m in ("a", "b")]
-    point = [r for rows_ in d["datasets"].values() for r in rows_ if "text" in r]
+    point = operating_points(d)
     part = DF.filter(pl.col("model") == "a")
     predicted = part["s"].to_numpy() >= 0.5
     assert point[0]["tpr"] == pytest.approx(predicted[part["y"].to_numpy() == 1].mean(), abs=1e-6)
@@ -872,10 +934,8 @@ def test_plot_namespace_pr_and_calibration_use_clfeval_metrics():
     d = DF.clf.plot.pr("y", "s").to_dict()
     assert f"AP {skm.average_precision_score(Y, S):.3f}" in json.dumps(d)
     ece = DF.select(clfeval.ece("y", "s", n_bins=10)).item()
-    assert (
-        DF.clf.plot.calibration("y", "s").to_dict()["title"]
-        == f"Reliability diagram (ECE {ece:.3f})"
-    )
+    title = DF.clf.plot.calibration("y", "s").to_dict()["title"]
+    assert title["subtitle"][0] == f"Expected calibration error (ECE) {ece:.3f}"
 
 
 def test_plot_namespace_works_on_lazy_frames_and_multiclass():
@@ -893,13 +953,49 @@ def test_plot_namespace_works_on_lazy_frames_and_multiclass():
     )
     want = [skm.roc_auc_score(y == k, p[:, k]) for k in range(3)]
     assert color["scale"]["domain"] == [f"{k} (AUROC {want[k]:.3f})" for k in range(3)]
-    assert color["title"] == "label"
+    assert color["title"] == "class"
 
 
 def test_plot_namespace_explorer_counts_match_sklearn():
     d = DF.clf.plot.explorer("y", "s").to_dict()
-    rows = [r for r in max(d["datasets"].values(), key=len) if "threshold" in r]
-    scores = S
-    for r in rows[::50]:
-        cm = skm.confusion_matrix(Y, (scores >= r["threshold"]).astype(int), labels=[0, 1])
-        assert (r["tn"], r["fp"], r["fn"], r["tp"]) == tuple(int(v) for v in cm.ravel())
+    (first, step, _), counts = explorer_grid(d)
+    (got,) = counts.values()
+    for k in range(0, len(got), 50):
+        at = np.greater_equal(S, round(first + k * step, 3))
+        cm = skm.confusion_matrix(Y, at.astype(int), labels=[0, 1])
+        tp, fp, fn, tn = got[k]
+        assert (tn, fp, fn, tp) == tuple(int(v) for v in cm.ravel())
+
+
+def test_a_small_group_is_drawn_in_steps_over_its_own_scores():
+    """Each metric of each group holds from one distinct score to the next: consecutive points
+    of a line share their threshold or their value, never both changing (a slanted segment
+    once joined a small group's points); its points stop at its own highest score."""
+    df = DF.with_columns(
+        model=pl.when(pl.col("model") == "b").then(pl.lit("big")).otherwise(pl.lit("big2"))
+    )
+    small = DF.head(60).with_columns(model=pl.lit("small"), s=pl.col("s") * 0.78)
+    d = pl.concat([df, small]).clf.plot.thresholds("y", "s", by="model").to_dict()
+    rows = [r for r in max(d["datasets"].values(), key=len) if r.get("part") == "line"]
+    mine = sorted((r for r in rows if r["series"] == "small"), key=lambda r: r["order"])
+    assert mine
+    for metric in ("Precision", "Recall", "F1 score"):
+        for a, b in itertools.pairwise(mine):
+            assert a["threshold"] == b["threshold"] or a[metric] == b[metric], (metric, a, b)
+    assert max(r["threshold"] for r in mine) == pytest.approx(small["s"].max())
+
+
+def test_a_run_of_one_recall_does_not_eat_the_point_budget():
+    """A rare class's PR curve has thousands of points at recall 1 (one vertical run); they
+    once stayed as undroppable repeats and left too few points to the rest of the curve,
+    which was then drawn as long straight segments."""
+    mc = clfeval.datasets.predictions_multiclass(n=3000)
+    scores = {"low": "p_low", "medium": "p_medium", "high": "p_high"}
+    d = mc.clf.plot.pr("y", scores).to_dict()
+    rows = [r for r in max(d["datasets"].values(), key=len) if "order" in r]
+    drawn = sorted((r for r in rows if r["series"].startswith("high")), key=lambda r: r["order"])
+    line = np.array([[r["recall"], r["precision"]] for r in drawn])
+    full = clfeval.pr_curve(mc, "y", scores).filter(pl.col("label") == "high")
+    points = full.select("recall", "precision").to_numpy()
+    assert len(line) <= 1000
+    assert _segment_distance(points[:: max(1, len(points) // 1500)], line) < 0.015

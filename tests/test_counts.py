@@ -309,3 +309,11 @@ def test_weighted_counts_equal_repeated_rows() -> None:
     cm_a = ce.confusion_matrix(raw, "y", "yhat")
     cm_b = ce.confusion_matrix(agg, "y", "yhat", weight="n")
     assert cm_a["count"].cast(pl.Float64).to_list() == cm_b["count"].to_list()
+
+
+def test_wide_matrix_takes_class_names_that_look_like_patterns() -> None:
+    """A class named '*' or '^a$' is a column name, never a wildcard or a regex."""
+    df = pl.DataFrame({"y": ["*", "^a$", "*", "b"], "yhat": ["*", "*", "b", "^a$"]})
+    wide = ce.confusion_matrix(df, "y", "yhat", wide=True)
+    assert wide.columns == ["actual", "*", "^a$", "b"]
+    assert wide.rows() == [("*", 1, 0, 1), ("^a$", 1, 0, 0), ("b", 0, 1, 0)]

@@ -516,15 +516,9 @@ def test_decision_charts_render(patients) -> None:
     cost = charts["cost"].to_dict()
     points = next(r for r in cost["datasets"].values() if any("expected_cost" in x for x in r))
     best = [r for r in points if r["part"] == "best"]
-    assert best == [
-        {
-            "series": "all",
-            "threshold": 0.2,
-            "expected_cost": 0.25,
-            "text": "min 0.25 at 0.2",
-            "part": "best",
-        }
-    ]
+    assert best == [{"series": "all", "threshold": 0.2, "expected_cost": 0.25, "part": "best"}]
+    subtitle = charts["cost"].to_dict()["vconcat"][1]["title"]["subtitle"]
+    assert subtitle[0] == "● the minimum expected cost, 0.25 at 0.2"
     assert [r["threshold"] for r in points if r["part"] == "rule"] == [pytest.approx(1 / 6)]
     for name, chart in charts.items():
         png = vlc.vegalite_to_png(json.dumps(chart.to_dict()))

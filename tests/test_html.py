@@ -10,13 +10,12 @@ import polars as pl
 import pytest
 
 from clfeval import charts
-from clfeval._html import (
+from clfeval.charts._render import to_png, to_svg
+from clfeval.pages._html import (
     HTML,
     frame_table,
     render_html,
     script_json,
-    to_png,
-    to_svg,
     vega_bundle,
     write_html,
 )
@@ -149,7 +148,7 @@ def test_the_bundle_is_inlined_once_and_nothing_is_fetched(page):
     assert "default-src 'none'" in csp[0]
     assert "connect-src" not in csp[0]
     assert page.count('class="clf-chart"') == 2
-    assert page.count("vegaEmbed(el, spec, options)") == 1
+    assert page.count("vegaEmbed(el, spec, opts)") == 1  # one call site, run per chart
 
 
 def test_no_charts_no_javascript():
@@ -216,4 +215,4 @@ def test_notes_beside_charts_are_escaped_text():
         assert bad not in embed
     specs = json.loads(re.search(r"var specs = (\[.*?\]), options = ", embed, re.S).group(1))
     assert specs[0]["usermeta"]["clfeval"]["notes"] == [note]
-    assert "subtitle" not in specs[0]["title"]  # said once, on the page
+    assert note not in specs[0]["title"].get("subtitle", [])  # said once, on the page

@@ -23,10 +23,11 @@ from sklearn import metrics as skm
 from test_html import EVIL, count, parse
 
 import clfeval as ce
-from clfeval import _chart_data, charts
-from clfeval._chart_data import MAX_CLASSES, MAX_ROWS, MAX_SERIES
-from clfeval._html import chart_notes, render_html, vega_bundle
-from clfeval._plot import PlotNamespace
+from clfeval import charts
+from clfeval.charts import _data
+from clfeval.charts._data import MAX_CLASSES, MAX_ROWS, MAX_SERIES
+from clfeval.charts._plot import PlotNamespace
+from clfeval.pages._html import chart_notes, render_html, vega_bundle
 
 HOSTILE = [EVIL, "<!-- x", "a \"quoted\" 'name'", "with space", "ünï ✓ 名前"]
 # the most rows one chart may embed: MAX_ROWS points shared by the curves, plus their
@@ -93,14 +94,16 @@ def test_report_size_and_memory_grow_at_most_linearly_in_classes(k, bundle_size)
     ce.report(df, "y", "yhat")  # imports and caches out of the measurement
     tracemalloc.start()
     try:
-        page = ce.report_html(df, "y", "yhat")
+        page = ce.report_html(df, "y", "yhat").to_html()
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    # two confusion matrices of at most 21 x 21 cells; before: k^2 each (1,000: 1.7M rows)
+    # the confusion matrix, of at most 21 x 21 cells (before: k^2, 1,000 classes: 1.7M rows),
+    # and over two classes the per-class metrics, of at most 40 classes
     rows = [data_rows(s) for s in specs_of(page)]
-    assert len(rows) == 2
-    assert all(r <= (MAX_CLASSES + 1) ** 2 for r in rows)
+    assert len(rows) == (1 if present <= 2 else 2)
+    assert rows[0] <= (MAX_CLASSES + 1) ** 2
+    assert all(r <= 4 * 40 for r in rows[1:])
     # the text report and the table list every class: about 300 bytes a class
     beyond_bundle = len(page.encode()) - bundle_size
     assert beyond_bundle < 110_000 + 300 * present  # 1,000 classes: 229 kB (before: 195 MB)
@@ -108,10 +111,12 @@ def test_report_size_and_memory_grow_at_most_linearly_in_classes(k, bundle_size)
     notes = notes_in_page(page)
     if present > MAX_CLASSES + 1:
         shown = f"Showing the {MAX_CLASSES} most frequent of {present:,} classes"
-        assert sum(n.startswith(shown) for n in notes) == 2
-        assert "The report above lists every class." in notes
+        assert sum(n.startswith(shown) for n in notes) == 1
+        per_class = f"Showing the largest 40 of {present:,} classes"
+        assert sum(n.startswith(per_class) for n in notes) == (present > 40)
+        assert "The tables below list every class." in notes
         for spec in specs_of(page):  # the page says it; the chart need not repeat it
-            assert "subtitle" not in spec.get("title", {})
+            assert "title" not in spec
     else:
         assert notes == []
     text = "".join(parse(page).text)
@@ -119,15 +124,16 @@ def test_report_size_and_memory_grow_at_most_linearly_in_classes(k, bundle_size)
 
 
 def test_many_groups_page_is_bounded(bundle_size):
-    small = ce.report_html(groups_frame(30), "y", "yhat", score="s", by="g")
-    large = ce.report_html(groups_frame(500, n=40_000), "y", "yhat", score="s", by="g")
+    small = ce.report_html(groups_frame(30), "y", "yhat", score="s", by="g").to_html()
+    large = ce.report_html(groups_frame(500, n=40_000), "y", "yhat", score="s", by="g").to_html()
     for page in (small, large):
         specs = specs_of(page)
         assert all(data_rows(s) <= CHART_ROWS for s in specs)
-        assert len(specs) == 8  # 2 matrices, ROC, PR, thresholds, calibration, scores, gain
+        # ROC, PR, the matrices, scores, thresholds, the explorer, calibration, gain, compare
+        assert len(specs) == 9
         notes = notes_in_page(page)
-        assert sum("Showing the 20 largest of" in n for n in notes) == 8
-        assert notes.count("The report above lists every class and group.") == 8
+        assert sum("Showing the 20 largest of" in n for n in notes) == 9
+        assert notes.count("The tables below list every class and group.") == 9
     # the charts' share of a 500-group page is no larger than with 30 groups
     chart_bytes = [sum(len(json.dumps(s)) for s in specs_of(p)) for p in (small, large)]
     assert chart_bytes[1] < 1.5 * chart_bytes[0] < 12_000_000
@@ -236,17 +242,21 @@ def test_pooled_class_never_takes_a_shown_name_and_keeps_nulls_dropped():
     assert sum(r["count"] for r in cells) == df.height - 2  # the null rows stay left out
 
 
-def test_confusion_colours_span_the_named_classes():
+def test_confusion_colours_are_shares_of_each_actual_class():
+    """Colour is the share of the row: a pooled "other", often the largest count, cannot wash
+    out the named classes, and a rare class's mistakes show as clearly as a common one's."""
     d = classes_frame(300, n=6000).clf.plot.confusion_matrix("y", "yhat").to_dict()
     rect = next(u for u in d["layer"] if u["mark"]["type"] == "rect")
     (cells,) = d["datasets"].values()
-    named = [
-        r["count"]
-        for r in cells
-        if not r["actual"].startswith("other") and not r["predicted"].startswith("other")
-    ]
-    assert rect["encoding"]["color"]["scale"]["domain"] == [0, max(named)]
-    assert rect["encoding"]["color"]["scale"]["clamp"] is True
+    assert rect["encoding"]["color"]["field"] == "share"
+    assert rect["encoding"]["color"]["scale"]["domain"] == [0, 1]
+    rows: dict[str, float] = {}
+    for r in cells:
+        rows[r["actual"]] = rows.get(r["actual"], 0.0) + r["share"]
+        assert r["share"] == pytest.approx(
+            r["count"] / sum(c["count"] for c in cells if c["actual"] == r["actual"]), abs=1e-6
+        )
+    assert rows == pytest.approx(dict.fromkeys(rows, 1.0), abs=1e-4)  # rounded to 6 digits
 
 
 def test_charts_layer_folds_frames_computed_elsewhere():
@@ -353,7 +363,7 @@ def call(method, data, cols=COLUMNS, **kw):
         by = kw.pop("by", None)
         return ce.report_html(
             data, cols["y"], cols["yhat"], score=cols["s"], pos_label=cols["pos"], by=by, **kw
-        )
+        ).to_html()
     return CALLS[method](PlotNamespace(data), cols, **kw)
 
 
@@ -518,20 +528,20 @@ def test_missing_column_with_a_hostile_name_is_named_exactly():
 
 def test_note_with_a_hostile_group_name_is_escaped_text():
     df = groups_frame(40, key=EVIL)
-    page = ce.report_html(df, "y", "yhat", score="s", by=EVIL)
+    page = ce.report_html(df, "y", "yhat", score="s", by=EVIL).to_html()
     parsed = parse(page)
     assert count(parsed, "script") == 2
     text = "".join(parsed.text)
     note = f"Showing the 20 largest of 40 groups of {EVIL}; the other 20 are left out."
-    assert text.count(note) == 8
-    assert page.count("&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;; the other") == 8
+    assert text.count(note) == 9
+    assert page.count("&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;; the other") == 9
     for spec in specs_of(page):  # usermeta carries it, escaped for the script context
         assert spec["usermeta"]["clfeval"]["notes"] == [note]
     assert "</" not in parsed.scripts[1]
 
 
 def test_render_html_prints_chart_notes_and_caller_notes_escaped():
-    chart = _chart_data.noted(alt.Chart(alt.InlineData(values=[{"a": 1}])).mark_point(), [EVIL])
+    chart = _data.noted(alt.Chart(alt.InlineData(values=[{"a": 1}])).mark_point(), [EVIL])
     page = render_html("t", charts=[("A", chart, f"caller {EVIL}"), ("B", chart.to_dict())])
     assert notes_in_page(page) == [EVIL, f"caller {EVIL}", EVIL]
     assert count(parse(page), "script") == 2

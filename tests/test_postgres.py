@@ -243,3 +243,56 @@ def test_missing_table_and_unknown_connection(postgres) -> None:
         sql.run(object(), "auroc", table="t", y="y", score="s")
     with pytest.raises(ce.InputError, match="as dialect 'spark'"):
         sql.run(postgres, "auroc", table="t", y="y", score="s", dialect="spark")
+
+
+def proba_frame(seed: int) -> pl.DataFrame:
+    """Three text classes with per-class probabilities on a grid (ties, rows sum to 1)."""
+    rng = np.random.default_rng(seed)
+    n = 90
+    y = rng.integers(0, 3, n)
+    counts = rng.integers(0, 4, (n, 3)) + np.eye(3, dtype=int)[y] * 2
+    p = counts / counts.sum(axis=1, keepdims=True)
+    return pl.DataFrame({"g": rng.choice(["a", "b"], n).tolist(),
+                         "y": [["ant", "bee", "cat"][i] for i in y],
+                         **{f"p_{c}": p[:, i] for i, c in enumerate(["ant", "bee", "cat"])},
+                         "w": rng.integers(0, 3, n).astype(float)})  # fmt: skip
+
+
+SCORES = {"ant": "p_ant", "bee": "p_bee", "cat": "p_cat"}
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"multi_class": "ovr", "average": "macro"}, {"multi_class": "ovr", "average": "micro"},
+     {"multi_class": "ovo", "average": "weighted"}],
+)  # fmt: skip
+def test_per_class_scores_equal_the_polars_front_door(target, options) -> None:
+    con, make = target
+    df = proba_frame(5)
+    name = make(df)
+    names = ["auroc", "average_precision", "log_loss", "brier"]
+    if options["multi_class"] == "ovo" or options["average"] == "micro":
+        names = ["auroc", "log_loss", "brier"]
+    for weight in (None, "w"):
+        got = sql.run(con, "metrics", table=name, y="y", score=SCORES, metrics=names,
+                      group_cols="g", weight=weight, **options)  # fmt: skip
+        want = ce.metrics(df, "y", score=SCORES, metrics=names, by="g", weight=weight, **options)
+        same(got, want, ["g"], f"per-class {options} {weight}")
+    got = sql.run(con, "auroc", table=name, y="y", score=list(SCORES.values()),
+                  labels=list(SCORES), **options)  # fmt: skip
+    want = ce.metrics(df, "y", score=SCORES, metrics=["auroc"], **options)
+    same(got, want, [], "auroc of a list with labels=")
+
+
+def test_per_class_bad_input_gets_the_front_doors_message(target) -> None:
+    con, make = target
+    df = proba_frame(6)
+    bad_sum = df.with_columns(pl.when(pl.int_range(pl.len()) == 4).then(0.9).otherwise("p_ant")
+                              .alias("p_ant"))  # fmt: skip
+    two = {"ant": "p_ant", "bee": "p_bee"}
+    for frame, scores in ((bad_sum, SCORES), (df, two)):
+        with pytest.raises(ce.InputError) as polars_err:
+            ce.metrics(frame, "y", score=scores, metrics=["log_loss"])
+        with pytest.raises(ce.InputError) as run_err:
+            sql.run(con, "log_loss", table=make(frame), y="y", score=scores)
+        assert str(run_err.value) == str(polars_err.value)

@@ -57,6 +57,15 @@ HANDLED = {
     "python/python-1": ("test_python_block", "as a script; the report equals scikit-learn's"),
     "python/python-2": ("test_multiclass_block", "with the first block's df; scikit-learn's text"),
     "python/python-3": ("test_comparing_block", "with the first block's df; one row per model"),
+    "python/python-4": ("test_any_frame_block", "with the first block's df; DuckDB's curve"),
+    "uncertainty/python-1": (
+        "test_uncertainty_block",
+        "with the first block's df; intervals, DeLong and McNemar as the functions give them",
+    ),
+    "uncertainty/sql-1": (
+        "test_uncertainty_sql_block",
+        "its comment's command, then the duckdb CLI; the numbers of clfeval.sql and Polars",
+    ),
     "sql-duckdb/sql-1": (
         "test_sql_block",
         "macros loaded by each route of its comment and by --install, queries by the duckdb CLI",
@@ -74,9 +83,13 @@ HANDLED = {
     "command-line/text-1": ("test_error_transcript", "the $ command; stderr is the shown line"),
     "scaling/python-1": ("test_scaling_polars", "with the Python section's imports"),
     "scaling/sql-1": ("test_scaling_duckdb", "its comment's command, then the duckdb CLI"),
-    "scaling/python-2": ("test_scaling_spark", "with SPARK_PRELUDE, on a local Spark"),
+    "scaling/python-2": (
+        "test_scaling_spark_frame",
+        "with SPARK_PRELUDE, on a local Spark; the printed frame and report are Polars'",
+    ),
+    "scaling/python-3": ("test_scaling_spark", "with SPARK_PRELUDE, on a local Spark"),
     "scaling/bash-1": ("test_scaling_bash", "in an empty directory"),
-    "scaling/python-3": (
+    "scaling/python-4": (
         "test_scaling_run",
         "PGHOST at the suite's PostgreSQL server (a warehouse database with preds), and a local "
         "Spark session with a preds view (SPARK_PRELUDE)",
@@ -451,6 +464,51 @@ def test_comparing_block(tmp_path: Path) -> None:
         assert f"{auroc:.6f}".rstrip("0") in row, (model, row)
 
 
+def test_any_frame_block(tmp_path: Path) -> None:
+    done = run_python(BLOCKS["python/python-4"], tmp_path, python_prelude())
+    assert done.stderr == ""
+    df = ce.datasets.predictions()
+    west = ce.roc_curve(df.filter(pl.col("region") == "west"), "y", "score", by="model")
+    assert f"shape: ({west.height:_}, 4)" in done.stdout
+
+
+def test_uncertainty_block(tmp_path: Path) -> None:
+    done = run_python(BLOCKS["uncertainty/python-1"], tmp_path, python_prelude())
+    assert done.stderr == ""
+    df = ce.datasets.predictions()
+    report = str(ce.report(df, "y", "yhat", ci=0.95, n_boot=1000, seed=0))
+    assert report in done.stdout
+    delong = ce.auroc_ci(df, "y", "score", by="model")
+    for row in delong.iter_rows(named=True):
+        line = next(x for x in done.stdout.splitlines() if x.startswith(f"│ {row['model']} "))
+        assert f"{row['auroc_lo']:.6f}".rstrip("0") in line, (row, line)
+    assert "n_a_only" in done.stdout
+    assert "p_value" in done.stdout
+
+
+def test_uncertainty_sql_block(tmp_path: Path, preds: pl.DataFrame) -> None:
+    """Loaded by its comment's command, each statement in a duckdb CLI process (the oldest
+    client clfeval supports): the numbers of the Polars functions, the same draws."""
+    cli = require("duckdb", "the test extra's duckdb-cli")
+    block = BLOCKS["uncertainty/sql-1"]
+    (load,) = sql_comment_commands(block)
+    write_preds(tmp_path, preds)
+    done = sh(load, tmp_path)
+    assert done.returncode == 0, failure(load, done)
+    db = load.rsplit(" ", 1)[1]
+    duckdb_json(cli, db, "CREATE TABLE preds AS FROM 'preds/*.parquet'", tmp_path)
+    got = query_rows(cli, db, sql_statements(block), tmp_path)
+    ci, boot, scores, delong = (pl.DataFrame(rows) for rows in got.values())
+    want = ce.metrics(preds, "label", "pred", by="model", ci=0.95, n_boot=1000, seed=0)
+    for column in ("f1_lo", "mcc_hi", "accuracy_n_undefined"):
+        assert ci.sort("model")[column].to_list() == approx(want[column].to_list()), column
+    reps = ce.bootstrap(preds, "label", "pred", by="model", n_boot=200, seed=0)
+    assert boot.sort("model", "replicate")["recall"].to_list() == approx(reps["recall"].to_list())
+    assert scores.height == 400
+    want = ce.auroc_ci(preds, "label", "score", by="model")
+    assert delong.sort("model")["se"].to_list() == approx(want["se"].to_list())
+
+
 @pytest.mark.parametrize(
     "loader",
     ["cat sql/*.sql | duckdb", "clfeval sql | duckdb", "clfeval sql --install"],
@@ -587,7 +645,7 @@ def test_scaling_spark(scaling_dir: Path, preds: pl.DataFrame) -> None:
     """The shown rows are points of scikit-learn's ROC curve of their model (cells that
     ``show()`` cut short, ending in ``...``, are left out)."""
     require("java", "Spark needs Java 17: run .ci/spark-setup.sh")
-    done = run_python(BLOCKS["scaling/python-2"], scaling_dir, SPARK_PRELUDE)
+    done = run_python(BLOCKS["scaling/python-3"], scaling_dir, SPARK_PRELUDE)
     header, *rows = [
         [cell.strip() for cell in line.strip("|").split("|")]
         for line in done.stdout.splitlines()
@@ -603,6 +661,17 @@ def test_scaling_spark(scaling_dir: Path, preds: pl.DataFrame) -> None:
         expected = points[(model, float(threshold))]
         for cell, value in zip(rates, expected):
             assert cell.endswith("...") or float(cell) == approx(value), (model, threshold)
+
+
+@pytest.mark.spark
+def test_scaling_spark_frame(scaling_dir: Path, preds: pl.DataFrame) -> None:
+    """A Spark DataFrame into ce.metrics and ce.report: the same printout as from Polars."""
+    require("java", "Spark needs Java 17: run .ci/spark-setup.sh")
+    done = run_python(BLOCKS["scaling/python-2"], scaling_dir, SPARK_PRELUDE)
+    frame = pl.read_parquet(scaling_dir / "preds" / "*.parquet")
+    want = str(ce.metrics(frame, "label", "pred", score="score", by="model").sort("model"))
+    want += "\n" + str(ce.report(frame, "label", "pred")) + "\n"
+    assert done.stdout == want
 
 
 def test_scaling_bash(tmp_path: Path) -> None:
@@ -631,7 +700,7 @@ def test_scaling_run(scaling_dir: Path, preds: pl.DataFrame, postgres) -> None:
         + SPARK_PRELUDE
         + "spark.read.parquet('preds').createOrReplaceTempView('preds')\n"
     )
-    done = run_python(BLOCKS["scaling/python-3"], scaling_dir, prelude)
+    done = run_python(BLOCKS["scaling/python-4"], scaling_dir, prelude)
     want = ce.metrics(preds, "label", "pred", by="model").sort("model")
     with pl.Config(tbl_rows=-1, tbl_cols=-1, fmt_str_lengths=100):
         shown = str(want)

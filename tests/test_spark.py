@@ -318,3 +318,54 @@ def test_run_on_spark_equals_the_polars_front_door(spark) -> None:
     bad = make(pl.DataFrame({"y": [0, 1], "s": [0.5, 1.5]}))
     with pytest.raises(ce.InputError, match=r"column 's' \(score\) has 1 value"):
         sql.run(spark, "brier", table=bad, y="y", score="s")
+
+
+def test_spark_dataframe_in_equals_polars(spark) -> None:
+    """A pyspark DataFrame goes to the frame functions as it is: evaluated by the generated
+    Spark SQL (nothing collected), the same frames as Polars and the same report text."""
+    import polars as pl
+    from test_postgres import frame, same
+
+    import clfeval as ce
+
+    df = frame(seed=11, n=80, k=3, text=False).with_columns(
+        s=pl.when(pl.col("y") == 1).then(pl.col("s")).otherwise(pl.col("s") * 0.8)
+    )
+    sdf = spark.createDataFrame(df.to_arrow())
+    by = ["g1", "g2"]
+    calls = {
+        "counts": lambda d: ce.counts(d, "y", "yhat", by=by, weight="w"),
+        "confusion_matrix": lambda d: ce.confusion_matrix(d, "y", "yhat", by=by),
+        "metrics": lambda d: ce.metrics(d, "y", "yhat", average="macro", by=by, weight="w"),
+        "roc_curve": lambda d: ce.roc_curve(d, "y", "s", by=by),
+        "thresholds": lambda d: ce.thresholds(d, "y", "s", pos_label=2, weight="w"),
+        "calibration": lambda d: ce.calibration(d, "y", "s", n_bins=5, by="g2"),
+    }
+    for name, fn in calls.items():
+        got = fn(sdf)
+        assert isinstance(got, pl.DataFrame), name
+        same(got, fn(df), by if name not in ("thresholds", "calibration") else [], name)
+    assert str(ce.report(sdf, "y", "yhat", by="g2")) == str(ce.report(df, "y", "yhat", by="g2"))
+    assert str(ce.report(sdf, "y", "yhat", digits=4)) == str(ce.report(df, "y", "yhat", digits=4))
+    bad = spark.createDataFrame(
+        pl.DataFrame(
+            {"y": [0, 1, 1], "yt": ["0", "1", "1"], "s": [0.2, 1.4, 0.7], "w": [1.0, -1.0, 1.0]}
+        ).to_arrow()
+    )
+    polars_bad = pl.from_arrow(bad.toArrow())
+    for fn in (
+        lambda d: ce.roc_curve(d, "y", "sc"),  # missing column
+        lambda d: ce.counts(d, "y", "yt"),  # text against numbers
+        lambda d: ce.roc_curve(d, "y", "s", weight="w"),  # negative weight
+        lambda d: ce.calibration(d, "y", "s"),  # probability outside [0, 1]
+        lambda d: ce.metrics(d, "y", "y", average="avg"),  # a bad option
+    ):
+        with pytest.raises(ce.InputError) as polars_err:
+            fn(polars_bad)
+        with pytest.raises(ce.InputError) as spark_err:
+            fn(bad)
+        assert str(spark_err.value).split(" (rows")[0] == str(polars_err.value).split(" (rows")[0]
+    with pytest.raises(ce.InputError, match=r"baseline\(\) cannot run inside Spark"):
+        ce.baseline(sdf, "y")
+    with pytest.raises(ce.InputError, match=r"the option normalize= has no generated SQL"):
+        ce.confusion_matrix(sdf, "y", "yhat", normalize="true")

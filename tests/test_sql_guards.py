@@ -82,8 +82,11 @@ def is_label(name: str) -> bool:
 
 
 # the macros over per-class score columns (a list, not one column) have their own guard tests
-# (tests/test_sql_table_multiclass.py); the families here call (table, y, column)
-ONE_COLUMN = [m for m in TABLES if not sql.TABLE_MACROS[m].multiclass]
+# (tests/test_sql_table_multiclass.py), and so have the paired ones over two prediction
+# columns (tests/test_uncertainty_sql.py); the families here call (table, y, column)
+ONE_COLUMN = [
+    m for m in TABLES if not sql.TABLE_MACROS[m].multiclass and not sql.TABLE_MACROS[m].paired
+]
 WITH_YHAT = [m for m in AGGREGATES + ONE_COLUMN if is_label(m)]
 WITH_POS = [m for m in AGGREGATES + ONE_COLUMN if takes(m, "pos_label")]
 WITH_LABELS = [m for m in ONE_COLUMN if takes(m, "labels")]
@@ -136,6 +139,7 @@ def con() -> duckdb.DuckDBPyConnection:
         """
         CREATE TABLE t AS SELECT *,
             s AS p,
+            round(w) AS wi,
             CAST(y AS VARCHAR) AS ys, CAST(yhat AS VARCHAR) AS yhats,
             CAST(y AS BIGINT) AS yl, CAST(yhat AS BIGINT) AS yhatl,
             CAST(y AS DOUBLE) AS yd, CAST(yhat AS DOUBLE) AS yhatd,
@@ -335,6 +339,8 @@ def test_labels_of_another_kind_than_y_raise(con, name):
     )
 
 
+# frequency weights only (DeLong's variance): whole numbers
+WHOLE_WEIGHTS = {"clf_auroc_ci"}
 EQUAL_KINDS = [("yl", "yhat"), ("y", "yhatl"), ("yd", "yhatd"), ("yb", "yhat"), ("y", "yhatb")]
 KIND_CASES = [
     (name, y, yhat)
@@ -347,8 +353,9 @@ KIND_CASES = [
 @pytest.mark.parametrize(("name", "y", "yhat"), KIND_CASES)
 def test_labels_of_one_kind_compare_as_before(con, name, y, yhat):
     """INTEGER vs BIGINT, DOUBLE labels, BOOLEAN vs INTEGER: the numbers of INTEGER labels."""
-    got = rows(con, call(name, y=y, other=yhat if is_label(name) else None, weight="w"))
-    expected = rows(con, call(name, weight="w"))
+    w = "wi" if name in WHOLE_WEIGHTS else "w"
+    got = rows(con, call(name, y=y, other=yhat if is_label(name) else None, weight=w))
+    expected = rows(con, call(name, weight=w))
     # the label columns keep their own type (1, 1.0, true); compare what follows them
     skip = {"clf_confusion": 2, "clf_counts": 1, "clf_report": 1}.get(name, 0)
     assert same_rows([r[skip:] for r in got], [r[skip:] for r in expected]), (got, expected)

@@ -300,6 +300,7 @@ def test_ece_equals_polars(con, case, weighted, n_bins, kind):
     wrapped = ce.sql.ece(df, "y", case["mapping"], n_bins=n_bins, kind=kind, by="g", weight=w,
                          missing="drop")  # fmt: skip
     _check_groups(wrapped, want, column)
+
     # binary: the probability of a label present in y on the rows missing="drop" keeps (the
     # front door wants pos_label in y)
     def kept(c):

@@ -115,7 +115,7 @@ def test_charts_and_html(three: pl.DataFrame, form: str) -> None:
         row["series"] for rows in spec["datasets"].values() for row in rows if "series" in row
     }
     assert {s.split(" (AUROC")[0] for s in series} == set(CLASSES)
-    page = ce.report_html(three, "y", "yhat", **FORMS[form])
+    page = ce.report_html(three, "y", "yhat", **FORMS[form]).to_html()
     assert re.search(r"auroc\s+0\.\d{4}", page), "the page's report has the AUROC line"
 
 

@@ -7,6 +7,7 @@ Every metric is a Polars expression (``ce.f1("y", "yhat")``) and a DuckDB macro
 
 from clfeval import datasets, sql
 from clfeval._baseline import baseline
+from clfeval._compare import compare
 from clfeval._counts import confusion_matrix, counts
 from clfeval._curves import (
     det_curve,
@@ -17,6 +18,7 @@ from clfeval._curves import (
     threshold_counts,
 )
 from clfeval._decide import cv_summary, decision_curve, expected_cost, prevalence_curve
+from clfeval._delong import auroc_ci, compare_auroc
 from clfeval._label import (
     accuracy,
     balanced_accuracy,
@@ -33,29 +35,34 @@ from clfeval._label import (
     recall,
     specificity,
 )
-from clfeval._metric_table import metrics
+from clfeval._metric_table import bootstrap, metrics
 from clfeval._namespace import register as _register
 from clfeval._prob import brier, calibration, ece, log_loss
 from clfeval._report import Report, report
-from clfeval._report_html import report_html
 from clfeval._score import auroc, average_precision, ks, top_k_accuracy
 from clfeval._thresholds import best_threshold, thresholds
 from clfeval.exceptions import InputError
+from clfeval.pages.report import ReportPage, report_html
 
 _register()
 
 __all__ = [
     "InputError",
     "Report",
+    "ReportPage",
     "accuracy",
     "auroc",
+    "auroc_ci",
     "average_precision",
     "balanced_accuracy",
     "baseline",
     "best_threshold",
+    "bootstrap",
     "brier",
     "calibration",
     "cohen_kappa",
+    "compare",
+    "compare_auroc",
     "confusion_matrix",
     "counts",
     "cv_summary",

@@ -12,7 +12,7 @@ from clfeval._counts import (
     COUNTS_COLUMNS,
     N,
 )
-from clfeval._frames import as_polars
+from clfeval._frames import as_polars, frame_input
 from clfeval._metric_table import (
     AVERAGED,
     LABEL_DEFAULT,
@@ -36,6 +36,7 @@ from clfeval._validate import (
 STRATEGIES = ("most_frequent", "prior", "uniform")
 
 
+@frame_input("baseline")
 def baseline(
     data: Frame,
     y: str,

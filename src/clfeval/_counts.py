@@ -20,6 +20,7 @@ from typing import Any, Literal
 import polars as pl
 
 from clfeval import _options
+from clfeval._frames import frame_input
 from clfeval._models import Models, comparable
 from clfeval._validate import Frame, Prepared, check_labels_present, prepare
 from clfeval.exceptions import InputError
@@ -337,6 +338,7 @@ def pairs_of(
     return replace(prep, classes=classes), small.lazy(), yhat
 
 
+@frame_input("confusion_matrix")
 @comparable("yhat")
 def confusion_matrix(
     data: Frame,
@@ -464,10 +466,12 @@ def _wide(
         pl.col(measure).filter(pl.col("predicted") == value).sum().alias(name)
         for value, name in zip(labels, names)
     ]
-    wide = long.group_by([*by, "actual"], maintain_order=True).agg(cells)
-    return wide.select(*by, "actual", *names)
+    # keys then cells, in this order already: no select by name, which would read a class
+    # named '*' or '^...$' as a wildcard or a pattern
+    return long.group_by([*by, "actual"], maintain_order=True).agg(cells)
 
 
+@frame_input("counts")
 @comparable("yhat")
 def counts(
     data: Frame,
@@ -568,3 +572,15 @@ def ovr_from_counts(pos_label: Any = None, *, binary: bool = False) -> OvR:
         return OvR(tp, tp + fp, tp + fn, total, None)
     tp, fp, fn, tn = (pl.col(c).cast(pl.Float64) for c in ("tp", "fp", "fn", "tn"))
     return OvR(tp, tp + fp, tp + fn, tp + fp + fn + tn, None)
+
+
+def group_eval(frame: pl.LazyFrame, by: list[str], exprs: list[pl.Expr]) -> pl.LazyFrame:
+    if not by:
+        return frame.select(exprs)
+    return frame.group_by(by).agg(exprs)
+
+
+def join_by(left: pl.LazyFrame, right: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
+    if not by:
+        return pl.concat([left, right], how="horizontal")
+    return left.join(right, on=by, how="left", nulls_equal=True)

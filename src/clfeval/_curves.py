@@ -30,6 +30,7 @@ import polars as pl
 
 from clfeval import _options, _shift
 from clfeval._counts import divide
+from clfeval._frames import frame_input
 from clfeval._metrics import THRESHOLD_METRICS
 from clfeval._models import Models, comparable
 from clfeval._validate import (
@@ -319,6 +320,7 @@ _COMMON_DOC = """
 """
 
 
+@frame_input("threshold_counts")
 @comparable("score")
 def threshold_counts(
     data: Frame,
@@ -357,6 +359,7 @@ def threshold_counts(
     return finish(prep, out, keys, "threshold", *COUNT_COLUMNS)
 
 
+@frame_input("roc_curve")
 @comparable("score")
 def roc_curve(
     data: Frame,
@@ -404,6 +407,7 @@ def roc_curve(
     return finish(prep, out, keys, "threshold", "fpr", "tpr")
 
 
+@frame_input("pr_curve")
 @comparable("score")
 def pr_curve(
     data: Frame,
@@ -471,6 +475,7 @@ def pr_curve(
     return finish(prep, out, keys, "threshold", "precision", "recall")
 
 
+@frame_input("det_curve")
 @comparable("score")
 def det_curve(
     data: Frame,
@@ -553,6 +558,7 @@ def _gain_table(
     )
 
 
+@frame_input("gain_curve")
 @comparable("score")
 def gain_curve(
     data: Frame,
@@ -589,6 +595,7 @@ def gain_curve(
     return finish(prep, out, keys, "fraction_targeted", "gain")
 
 
+@frame_input("lift_curve")
 @comparable("score")
 def lift_curve(
     data: Frame,

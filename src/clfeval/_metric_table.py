@@ -13,15 +13,19 @@ from typing import Any, Literal
 
 import polars as pl
 
-from clfeval import _label, _metrics, _options, _shift
+from clfeval import _bootstrap, _label, _metrics, _options, _shift
 from clfeval._counts import (
     COUNTS_COLUMNS,
     N,
     counts_from_pairs,
+    group_eval,
+    join_by,
     ovr_from_counts,
     pairs_of,
 )
-from clfeval._frames import as_polars
+from clfeval._curves import POS, S
+from clfeval._draws import REP
+from clfeval._frames import as_polars, frame_input
 from clfeval._models import Models, comparable
 from clfeval._validate import (
     NOT_GIVEN,
@@ -120,18 +124,6 @@ def _score_metric(name: str, y: str, score: Any, opts: dict[str, Any]) -> pl.Exp
     raise AssertionError(name)
 
 
-def group_eval(frame: pl.LazyFrame, by: list[str], exprs: list[pl.Expr]) -> pl.LazyFrame:
-    if not by:
-        return frame.select(exprs)
-    return frame.group_by(by).agg(exprs)
-
-
-def join_by(left: pl.LazyFrame, right: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
-    if not by:
-        return pl.concat([left, right], how="horizontal")
-    return left.join(right, on=by, how="left", nulls_equal=True)
-
-
 def _check_binary(
     prep: Prepared, y: str, average: Any, pos_label: Any, labels: Sequence[Any] | None
 ) -> None:
@@ -141,6 +133,7 @@ def _check_binary(
         check_pos_label(prep.classes, pos_label, average=average, labels=labels, y=y, dtype=dtype)
 
 
+@frame_input("metrics")
 @comparable("yhat", "score")
 def metrics(
     data: Frame,
@@ -158,6 +151,9 @@ def metrics(
     kappa_weights: Literal["linear", "quadratic"] | None = None,
     adjusted: bool = False,
     max_fpr: float | None = None,
+    ci: float | None = None,
+    n_boot: int = 1_000,
+    seed: int = 0,
     prevalence: Any = None,
     models: Models = None,
     by: str | Sequence[str] | None = None,
@@ -189,9 +185,14 @@ def metrics(
     wide frame: a list, ``{name: column}``, or ``{name: {"yhat": ..., "score": ...}}``;
     one row per model, with a ``model`` column first.
 
+    ``ci=0.95`` adds ``<metric>_lo``, ``<metric>_hi`` after each metric (percentile
+    intervals of ``n_boot`` Poisson bootstrap replicates drawn from the count tables,
+    reproducible for a ``seed``; binary scores only) and ``<metric>_n_undefined``, the null
+    replicates left out, at the end (:func:`clfeval.bootstrap`).
+
     See Also
     --------
-    clf_metrics : the SQL twin.
+    clf_metrics : the SQL twin (``clf_metrics_ci`` with intervals).
 
     Examples
     --------
@@ -199,6 +200,43 @@ def metrics(
     >>> metrics(df, "y", "yhat", metrics=["accuracy", "recall"]).row(0)
     (0.75, 0.6666666666666666)
     """
+    return evaluate(
+        data, y, yhat, score=score, metrics=metrics, average=average, pos_label=pos_label,
+        labels=labels, zero_division=zero_division, beta=beta, multi_class=multi_class,
+        kappa_weights=kappa_weights, adjusted=adjusted, max_fpr=max_fpr, ci=ci, n_boot=n_boot,
+        seed=seed, prevalence=prevalence, by=by,
+        weight=weight, missing=missing, nonfinite=nonfinite,
+    )  # fmt: skip
+
+
+def evaluate(
+    data: Frame,
+    y: str,
+    yhat: str | None,
+    *,
+    score: Any,
+    metrics: Sequence[str] | None,
+    average: _label.Average,
+    pos_label: Any,
+    labels: Sequence[Any] | None,
+    zero_division: _label.ZeroDivision,
+    beta: float,
+    multi_class: Literal["ovr", "ovo"],
+    kappa_weights: Literal["linear", "quadratic"] | None,
+    max_fpr: float | None,
+    ci: float | None,
+    adjusted: bool = False,
+    n_boot: int,
+    seed: int,
+    by: str | Sequence[str] | None,
+    weight: str | None,
+    missing: Literal["raise", "drop"],
+    nonfinite: Literal["raise", "drop"],
+    replicates: bool = False,
+    prevalence: Any = None,
+) -> Frame:
+    """:func:`metrics`; with ``replicates``, the bootstrap replicates instead
+    (:func:`clfeval.bootstrap`)."""
     data = as_polars(data)
     labels = _options.labels(labels)
     check_options(average=average, labels=labels, zero_division=zero_division)
@@ -213,6 +251,16 @@ def metrics(
     )
     _options.kappa_weights(kappa_weights)
     _options.flag("adjusted", adjusted)
+    level, n_boot, seed = _bootstrap.check(ci, n_boot, seed)
+    boot = replicates or level is not None
+    if boot and target is not None:
+        raise InputError(
+            "prevalence= and bootstrap intervals (ci=) do not combine yet",
+            role="prevalence",
+            rule="option",
+            hint="compute the metrics at the target prevalence without ci=, or the intervals "
+            "at the measured prevalence without prevalence=",
+        )
     if yhat is None and score is None:
         raise InputError(
             "metrics needs yhat= or score=",
@@ -247,6 +295,13 @@ def metrics(
                 hint="pass the score/probability column",
             )
     data, scores = expand_list_scores(data, score, labels)
+    if boot and not isinstance(scores, str | None) and any(n in SCORE_DEFAULT for n in names):
+        raise InputError(
+            "bootstrap intervals take one binary score column, not per-class scores",
+            role="score",
+            rule="score_labels",
+            hint="pass metrics= with label metrics only, or one score column of pos_label",
+        )
     binary_score = isinstance(scores, str) and any(n in SCORE_DEFAULT for n in names)
     # binary label metrics on eager data check pos_label against the classes found (after
     # the multiclass check, in scikit-learn's order); lazy data and scores check its kind
@@ -296,6 +351,8 @@ def metrics(
         "score_average": "macro" if average == "binary" else average,
     }
     parts: list[pl.LazyFrame] = []
+    boots: list[pl.LazyFrame] = []  # replicates of the label and of the score metrics
+    score_names = [n for n in names if n in SCORE_DEFAULT]
     if label_names:
         assert yhat is not None
         prep, pairs, yhat = pairs_of(prep, y, yhat, weight, labels)
@@ -303,11 +360,26 @@ def metrics(
             pairs, context = _shift.shift_pairs(pairs, prep, y, target, pos_label)
         if any(n in AVERAGED for n in label_names):
             _check_binary(prep, y, average, pos_label, labels)
+        if boot:
+            boots.append(_label_boot(prep, pairs, y, yhat, label_names, opts, n_boot, seed))
         if average is None:
-            out = _per_class(pairs, prep.by, y, yhat, label_names, opts)
+            out = per_class(pairs, prep.by, y, yhat, label_names, opts)
+            if boot:
+                return _finish_boot(prep, out, boots, [*by_cols, "label"], label_names, level)
             return prep.finish(with_excluded(_shown(out, context, prep.by), prep))
         parts += label_parts(pairs, by_cols, y, yhat, label_names, opts)
-    score_names = [n for n in names if n in SCORE_DEFAULT]
+    if boot and score_names:
+        assert isinstance(scores, str)
+        cells = _bootstrap.score_cells(prep, y, scores, pos_label, weight)
+        keys = [*by_cols, S, POS]
+
+        def scored(c: pl.LazyFrame, r: pl.LazyFrame) -> pl.LazyFrame:
+            reps = _bootstrap.replicate_counts(c, r, seed, keys)
+            return _bootstrap.score_replicates(reps, by_cols, score_names, max_fpr)
+
+        boots.append(_bootstrap.run(cells, n_boot, scored, prep.eager))
+    if replicates:
+        return _finish_boot(prep, None, boots, by_cols, names, None)
     ranked = [n for n in score_names if n in RANKED] if isinstance(scores, str) else []
     part = _ranked_part(rows, y, scores, ranked, pos_label, row_weight, max_fpr) if ranked else None
     if part is not None:
@@ -324,6 +396,8 @@ def metrics(
     out = out.select(*by_cols, *names)
     if by_cols:
         out = out.sort(by_cols, nulls_last=True)
+    if boot:
+        return _finish_boot(prep, out, boots, by_cols, names, level)
     return prep.finish(with_excluded(_shown(out, context, by_cols), prep))
 
 
@@ -333,6 +407,63 @@ def _shown(out: pl.LazyFrame, context: pl.LazyFrame | None, by: list[str]) -> pl
     if context is None:
         return out
     return _shift.finish(out, context, by, keep=["label"])
+
+
+def _label_boot(
+    prep: Prepared,
+    pairs: pl.LazyFrame,
+    y: str,
+    yhat: str,
+    names: list[str],
+    opts: dict[str, Any],
+    n_boot: int,
+    seed: int,
+) -> pl.LazyFrame:
+    """The label metrics of every replicate: ``(by..., __clf_rep, [label,] names...)``."""
+    cells = _bootstrap.label_cells(prep, pairs, [y, yhat])
+    keys = [*prep.by, y, yhat]
+
+    def labelled(c: pl.LazyFrame, r: pl.LazyFrame) -> pl.LazyFrame:
+        reps = _bootstrap.replicate_counts(c, r, seed, keys)
+        return label_replicates(reps, prep.by, y, yhat, names, opts)
+
+    return _bootstrap.run(cells, n_boot, labelled, prep.eager)
+
+
+def _finish_boot(
+    prep: Prepared,
+    out: pl.LazyFrame | None,
+    boots: list[pl.LazyFrame],
+    keys: list[str],
+    names: list[str],
+    level: float | None,
+) -> Frame:
+    """The replicates (``out`` None) or ``out`` with intervals from them."""
+    reps = boots[0]
+    for part in boots[1:]:
+        reps = reps.join(part, on=[*prep.by, REP], how="inner", nulls_equal=True)
+    if out is None:
+        columns = [*prep.by, pl.col(REP).alias(_bootstrap.REPLICATE), *names]
+        return prep.finish(
+            reps.select(columns).sort([*prep.by, _bootstrap.REPLICATE], nulls_last=True)
+        )
+    assert level is not None
+    shown = [n for n in names if n != "support"]
+    ints = _bootstrap.intervals(reps, keys, shown, level)
+    joined = out.join(
+        ints,
+        on=keys or None,
+        how="left" if keys else "cross",
+        nulls_equal=True,
+        maintain_order="left",
+    )
+    order = [
+        c
+        for name in out.collect_schema().names()
+        for c in ((name, f"{name}_lo", f"{name}_hi") if name in shown else (name,))
+    ]
+    joined = joined.select(*order, *[f"{n}_n_undefined" for n in shown])
+    return prep.finish(with_excluded(joined, prep))
 
 
 def _ranked_part(
@@ -402,7 +533,7 @@ def with_excluded(out: pl.LazyFrame, prep: Prepared) -> pl.LazyFrame:
     return joined.select(*prep.by, "n_excluded", pl.exclude([*prep.by, "n_excluded"]))
 
 
-def _per_class(
+def per_class(
     pairs: pl.LazyFrame, by: list[str], y: str, yhat: str, names: list[str], opts: dict[str, Any]
 ) -> pl.LazyFrame:
     """``average=None``: by..., label, then the per-class metrics (support from the counts)."""
@@ -413,3 +544,66 @@ def _per_class(
         for name in names
     ]
     return counts.select(*by, "label", *exprs)
+
+
+def label_replicates(
+    reps: pl.LazyFrame, by: list[str], y: str, yhat: str, names: list[str], opts: dict[str, Any]
+) -> pl.LazyFrame:
+    """``(*by, __clf_rep, [label,] *names)``: the label metrics of every replicate."""
+    keys = [*by, REP]
+    if opts["average"] == "binary" and all(_metrics.METRICS[m].binary is not None for m in names):
+        return _bootstrap.binary_replicates(reps, keys, y, yhat, names, opts)
+    if opts["average"] is None:
+        return per_class(reps, keys, y, yhat, names, opts)
+    parts = label_parts(reps, keys, y, yhat, names, opts)
+    out = parts[0]
+    for part in parts[1:]:
+        out = join_by(out, part, keys)
+    return out.select(*keys, *names)
+
+
+def bootstrap(
+    data: Frame,
+    y: str,
+    yhat: str | None = None,
+    *,
+    score: str | None = None,
+    metrics: Sequence[str] | None = None,
+    n_boot: int = 1_000,
+    seed: int = 0,
+    average: Literal["binary", "micro", "macro", "weighted"] | None = "binary",
+    pos_label: Any = 1,
+    labels: Sequence[Any] | None = None,
+    zero_division: float | None = 0.0,
+    beta: float = 1.0,
+    max_fpr: float | None = None,
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    missing: Literal["raise", "drop"] = "raise",
+    nonfinite: Literal["raise", "drop"] = "raise",
+) -> Frame:
+    """Poisson bootstrap replicates of metrics: ``by..., replicate``, one column per metric.
+
+    Replicate r of a metric is the metric of the count table whose cells are Poisson draws
+    around the data's counts (see the module notes); the same ``seed`` gives the same
+    replicates, in Polars and in DuckDB. A null replicate (AUROC of a one-class draw) stays
+    null. Metrics and options as :func:`clfeval.metrics` (binary scores only).
+
+    See Also
+    --------
+    clf_bootstrap, clf_bootstrap_scores : the SQL twins.
+    clfeval.metrics : ``ci=`` turns these replicates into percentile intervals.
+
+    Examples
+    --------
+    >>> df = pl.DataFrame({"y": [1, 0, 1, 1, 0, 1], "yhat": [1, 0, 0, 1, 1, 1]})
+    >>> reps = bootstrap(df, "y", "yhat", metrics=["recall"], n_boot=200, seed=1)
+    >>> reps.columns, reps.height
+    (['replicate', 'recall'], 200)
+    """
+    return evaluate(
+        as_polars(data), y, yhat, score=score, metrics=metrics, average=average,
+        pos_label=pos_label, labels=labels, zero_division=zero_division, beta=beta,
+        multi_class="ovr", kappa_weights=None, max_fpr=max_fpr, ci=None, n_boot=n_boot,
+        seed=seed, by=by, weight=weight, missing=missing, nonfinite=nonfinite, replicates=True,
+    )  # fmt: skip

@@ -11,12 +11,22 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import polars as pl
 
-from clfeval import _baseline, _counts, _curves, _metric_table, _prob, _report, _thresholds
+from clfeval import (
+    _baseline,
+    _compare,
+    _counts,
+    _curves,
+    _delong,
+    _metric_table,
+    _prob,
+    _report,
+    _thresholds,
+)
 from clfeval._models import Models
 from clfeval._namespace_decide import DecideMethods
 
 if TYPE_CHECKING:
-    from clfeval._plot import PlotNamespace
+    from clfeval.charts._plot import PlotNamespace
 
 By = str | Sequence[str] | None
 Missing = Literal["raise", "drop"]
@@ -32,7 +42,7 @@ class ClfNamespace(DecideMethods):
     @property
     def plot(self) -> PlotNamespace:
         """Altair charts of this frame: ``df.clf.plot.roc("y", "p")``."""
-        from clfeval._plot import PlotNamespace
+        from clfeval.charts._plot import PlotNamespace
 
         return PlotNamespace(self._df)
 
@@ -95,6 +105,9 @@ class ClfNamespace(DecideMethods):
         kappa_weights: Literal["linear", "quadratic"] | None = None,
         adjusted: bool = False,
         max_fpr: float | None = None,
+        ci: float | None = None,
+        n_boot: int = 1_000,
+        seed: int = 0,
         prevalence: Any = None,
         models: Models = None,
         by: By = None,
@@ -118,6 +131,9 @@ class ClfNamespace(DecideMethods):
             kappa_weights=kappa_weights,
             adjusted=adjusted,
             max_fpr=max_fpr,
+            ci=ci,
+            n_boot=n_boot,
+            seed=seed,
             prevalence=prevalence,
             models=models,
             by=by,
@@ -137,6 +153,9 @@ class ClfNamespace(DecideMethods):
         digits: int = 2,
         zero_division: float | None = 0.0,
         pos_label: Any = 1,
+        ci: float | None = None,
+        n_boot: int = 1_000,
+        seed: int = 0,
         prevalence: Any = None,
         fold: str | None = None,
         by: By = None,
@@ -155,6 +174,9 @@ class ClfNamespace(DecideMethods):
             digits=digits,
             zero_division=zero_division,
             pos_label=pos_label,
+            ci=ci,
+            n_boot=n_boot,
+            seed=seed,
             prevalence=prevalence,
             fold=fold,
             by=by,
@@ -162,6 +184,95 @@ class ClfNamespace(DecideMethods):
             missing=missing,
             nonfinite=nonfinite,
         )
+
+    def bootstrap(
+        self,
+        y: str,
+        yhat: str | None = None,
+        *,
+        score: str | None = None,
+        metrics: Sequence[str] | None = None,
+        n_boot: int = 1_000,
+        seed: int = 0,
+        average: Any = "binary",
+        pos_label: Any = 1,
+        labels: Sequence[Any] | None = None,
+        zero_division: float | None = 0.0,
+        beta: float = 1.0,
+        max_fpr: float | None = None,
+        by: By = None,
+        weight: str | None = None,
+        missing: Missing = "raise",
+        nonfinite: Missing = "raise",
+    ) -> Any:
+        """See :func:`clfeval.bootstrap`."""
+        return _metric_table.bootstrap(
+            self._df, y, yhat, score=score, metrics=metrics, n_boot=n_boot, seed=seed,
+            average=average, pos_label=pos_label, labels=labels, zero_division=zero_division,
+            beta=beta, max_fpr=max_fpr, by=by, weight=weight, missing=missing,
+            nonfinite=nonfinite,
+        )  # fmt: skip
+
+    def auroc_ci(
+        self,
+        y: str,
+        score: str,
+        *,
+        level: float = 0.95,
+        pos_label: Any = 1,
+        by: By = None,
+        weight: str | None = None,
+        missing: Missing = "raise",
+        nonfinite: Missing = "raise",
+    ) -> Any:
+        """See :func:`clfeval.auroc_ci`."""
+        return _delong.auroc_ci(
+            self._df, y, score, level=level, pos_label=pos_label, by=by, weight=weight,
+            missing=missing, nonfinite=nonfinite,
+        )  # fmt: skip
+
+    def compare_auroc(
+        self,
+        y: str,
+        score: Sequence[str],
+        *,
+        level: float = 0.95,
+        pos_label: Any = 1,
+        by: By = None,
+        weight: str | None = None,
+        missing: Missing = "raise",
+        nonfinite: Missing = "raise",
+    ) -> Any:
+        """See :func:`clfeval.compare_auroc`."""
+        return _delong.compare_auroc(
+            self._df, y, score, level=level, pos_label=pos_label, by=by, weight=weight,
+            missing=missing, nonfinite=nonfinite,
+        )  # fmt: skip
+
+    def compare(
+        self,
+        y: str,
+        yhat: Sequence[str],
+        *,
+        metrics: Sequence[str] | None = None,
+        level: float = 0.95,
+        n_boot: int = 1_000,
+        seed: int = 0,
+        average: Any = "binary",
+        pos_label: Any = 1,
+        labels: Sequence[Any] | None = None,
+        zero_division: float | None = 0.0,
+        beta: float = 1.0,
+        by: By = None,
+        weight: str | None = None,
+        missing: Missing = "raise",
+    ) -> Any:
+        """See :func:`clfeval.compare`."""
+        return _compare.compare(
+            self._df, y, yhat, metrics=metrics, level=level, n_boot=n_boot, seed=seed,
+            average=average, pos_label=pos_label, labels=labels, zero_division=zero_division,
+            beta=beta, by=by, weight=weight, missing=missing,
+        )  # fmt: skip
 
     def baseline(
         self,

@@ -20,6 +20,8 @@ MAX_BINS = 1_000  # calibration and ECE bins; also the CLI's and the SQL macros'
 MAX_DIGITS = 15  # a float64 has 15-17 significant digits
 MAX_CUTS = 100_000  # thresholds(n=): cut points per group
 MAX_LABELS = 10_000  # labels=: a confusion matrix of that many classes has 10^8 cells
+MAX_BOOT = 100_000  # n_boot=: bootstrap replicates (a percentile needs a few thousand at most)
+MAX_SEED = 2**63 - 1  # seed=: a BIGINT in SQL
 
 # One default per option, read by every surface (functions, expressions, clfeval.sql, macros,
 # generated SQL, CLI). Curves with a different scikit-learn default name it themselves.
@@ -39,6 +41,9 @@ DEFAULTS: dict[str, Any] = {
     "adjusted": False,
     "kappa_weights": None,
     "max_fpr": None,
+    "n_boot": 1_000,
+    "seed": 0,
+    "level": 0.95,
     "ddof": 1,
 }
 
@@ -297,6 +302,64 @@ def group_columns(
                 hint="group by distinct columns that are neither read by the call nor named "
                 "like its output columns; rename one (df.rename({...}))",
             )
+    return names
+
+
+def level(role: str, value: Any) -> float:
+    """A confidence level (``ci=``, ``level=``): a number strictly between 0 and 1."""
+    if not _is_real(value) or math.isnan(value) or not 0 < value < 1:
+        raise _fail(
+            role,
+            f"{role}={value!r} is not a number in (0, 1)",
+            f"{role} is the confidence level of the intervals, e.g. {role}=0.95",
+            rule="level",
+        )
+    return float(value)
+
+
+def n_boot(value: Any) -> int:
+    """Bootstrap replicates: an integer from 1 to :data:`MAX_BOOT`."""
+    return positive_int(
+        "n_boot",
+        value,
+        high=MAX_BOOT,
+        hint="n_boot is the number of bootstrap replicates; 1,000 to 10,000 give stable "
+        "95% percentile intervals",
+    )
+
+
+def seed(value: Any) -> int:
+    """The random seed of the bootstrap: an integer from 0 to 2**63 - 1."""
+    return positive_int(
+        "seed",
+        value,
+        low=0,
+        high=MAX_SEED,
+        hint="the same seed gives the same replicates, in Polars and in DuckDB",
+    )
+
+
+def compared(role: str, value: Any) -> list[str]:
+    """The columns of a paired comparison: a list of at least two distinct column names."""
+    if isinstance(value, str) or not isinstance(value, Sequence):
+        raise _fail(
+            role,
+            f"{role}={value!r} is not a list of columns to compare",
+            f"pass two or more columns of the same rows, e.g. {role}=['model_a', 'model_b']",
+            rule="compare",
+        )
+    names = [column_name(role, v) for v in value]
+    if len(names) < 2:
+        raise _fail(
+            role,
+            f"{role}={names!r} names fewer than 2 columns; a comparison needs two",
+            "pass the reference column first, then each column to compare with it",
+            rule="compare",
+        )
+    if len(set(names)) < len(names):
+        raise _fail(
+            role, f"{role}={names!r} lists a column twice", "list each column once", rule="compare"
+        )
     return names
 
 

@@ -22,6 +22,7 @@ import polars as pl
 from clfeval import _options
 from clfeval._counts import IntoExpr, col, guard, sums_by_key, weight_expr
 from clfeval._curves import POS, FrameScore, K, S, W, finish, setup
+from clfeval._frames import frame_input
 from clfeval._models import Models, comparable
 from clfeval._score import ScoreArg, class_scores, is_class, score_valid
 from clfeval._validate import Frame, Missing, check_proba_sums, is_score
@@ -218,6 +219,7 @@ def _quantile_edges(n_bins: int) -> pl.Expr:
     return pl.col(S).sort().implode().list.eval(edge).alias("__clf_edges")
 
 
+@frame_input("calibration")
 @comparable("proba")
 def calibration(
     data: Frame,

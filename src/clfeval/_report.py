@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from clfeval import _label, _options, _shift
+from clfeval import _bootstrap, _label, _options, _shift
 from clfeval._baseline import baseline
 from clfeval._counts import (
     COUNTS_COLUMNS,
@@ -19,7 +19,7 @@ from clfeval._counts import (
     ovr_from_counts,
     pairs_of,
 )
-from clfeval._frames import as_polars
+from clfeval._frames import as_polars, frame_input
 from clfeval._metric_table import SCORE_DEFAULT, group_eval, metrics
 from clfeval._validate import (
     NOT_GIVEN,
@@ -64,6 +64,10 @@ class Report:
     # scikit-learn prints supports as floats when weighted, and (a quirk of its bincount) when
     # no row of the group is predicted correctly; group key -> float formatting
     float_support: dict[tuple[Any, ...], bool] = field(default_factory=dict)
+    # with ci: the level, replicates and seed of the percentile intervals in the table
+    ci: float | None = None
+    n_boot: int | None = None
+    seed: int | None = None
 
     def _blocks(self) -> list[tuple[tuple[Any, ...], pl.DataFrame]]:
         if not self.by:
@@ -72,7 +76,9 @@ class Report:
         return list(parts.items())
 
     def _text(self, table: pl.DataFrame, key: tuple[Any, ...] = ()) -> str:
-        """scikit-learn's layout, character for character."""
+        """scikit-learn's layout, character for character (with ``ci``: intervals added)."""
+        if self.ci is not None:
+            return self._ci_text(table, key)
         digits = self.digits
         rows = table.select("label", "precision", "recall", "f1", "support").rows()
         class_rows, tail = rows[:-3], rows[-3:]  # per class, then micro, macro, weighted
@@ -100,6 +106,41 @@ class Report:
                 out += fmt.format(name, num(p), num(r), num(f), sup(s), width=width, digits=digits)
         return out
 
+    def _ci_text(self, table: pl.DataFrame, key: tuple[Any, ...]) -> str:
+        """scikit-learn's layout with each score followed by its interval: 0.84 [0.81, 0.87]."""
+        d = self.digits
+        as_float = self.weighted or self.float_support.get(key, False)
+        measures = ("precision", "recall", "f1")
+        rows = []
+        last = table.height - 3  # the accuracy (or micro avg), macro and weighted rows
+        for i, row in enumerate(table.iter_rows(named=True)):
+            cells = [_interval(row, m, d) for m in measures]
+            if i == last and row["label"] == "accuracy":  # scikit-learn leaves these blank
+                cells[:2] = ["", ""]
+            support = float(row["support"]) if as_float else row["support"]
+            rows.append((row["label"], cells, str(support)))
+        width = max(max(len(r[0]) for r in rows), len("weighted avg"), d)
+        cw = max(9, *(len(c) for r in rows for c in r[1]))
+        head = (
+            f"{'':>{width}s} "
+            + "".join(f" {h:>{cw}}" for h in ("precision", "recall", "f1-score"))
+            + f" {'support':>9}"
+        )
+        lines = [head, ""]
+        for i, (name, cells, support) in enumerate(rows):
+            if i == len(rows) - 3:
+                lines.append("")
+            lines.append(
+                f"{name:>{width}s} " + "".join(f" {c:>{cw}}" for c in cells) + f" {support:>9}"
+            )
+        pct = f"{100 * self.ci:g}%"
+        lines += [
+            "",
+            f"[{pct} percentile bootstrap intervals: {self.n_boot} Poisson replicates of "
+            f"the counts, seed {self.seed}]",
+        ]
+        return "\n".join(lines) + "\n"
+
     def _extra_text(self, key: tuple[Any, ...]) -> str:
         lines: list[str] = []
         width = len("average_precision")
@@ -112,8 +153,14 @@ class Report:
                 part = part.filter(pl.col(col_name).eq_missing(value))
             part = part.drop(self.by)
             if kind == "score":
-                for name, value in part.row(0, named=True).items():
-                    lines.append(f"{name:>{width}s} {_fmt(value, self.digits + 2):>9s}")
+                row = part.row(0, named=True)
+                for name, value in row.items():
+                    if self.ci is not None and name.endswith(("_lo", "_hi", "_n_undefined")):
+                        continue
+                    shown = _fmt(value, self.digits + 2)
+                    if self.ci is not None:
+                        shown = _interval(row, name, self.digits + 2)
+                    lines.append(f"{name:>{width}s} {shown:>9s}")
             elif kind == "folds":
                 lines += _folds_text(part, self.digits + 2)
             else:
@@ -161,7 +208,7 @@ class Report:
 
         For the page with charts, see :func:`clfeval.report_html`.
         """
-        from clfeval._html import HTML, render_html
+        from clfeval.pages._html import HTML, render_html
 
         page = render_html(
             self.title, [(self.title, str(self)), ("Table", HTML(self._repr_html_()))]
@@ -177,10 +224,18 @@ class Report:
             if self.by:
                 head = ", ".join(f"{c}={_show(v)}" for c, v in zip(self.by, key))
                 parts.append(f"<h4>{html.escape(head)}</h4>")
-            parts.append(html_table(table.drop(self.by), self.digits))
+            parts.append(html_table(_merged(table.drop(self.by), self.digits), self.digits))
+        if self.ci is not None:
+            parts.append(
+                f"<p>{100 * self.ci:g}% percentile bootstrap intervals: {self.n_boot} Poisson "
+                f"replicates of the counts, seed {self.seed}.</p>"
+            )
         for frame, heading in (
             (self.context, "Prevalence (measured and target)"),
-            (self.extras, "Score metrics"),
+            (
+                self.extras if self.extras is None else _merged(self.extras, self.digits + 2),
+                "Score metrics",
+            ),
             (self.baselines, "Baselines (constant predictors)"),
             (self.folds, "Cross-validation (pooled over rows; mean and sd over folds)"),
         ):
@@ -207,6 +262,31 @@ def _show(value: Any) -> str:
     return "<null>" if value is None else str(value)
 
 
+def _interval(row: dict[str, Any], name: str, digits: int) -> str:
+    """``0.84 [0.81, 0.87]``; the value alone where it has no interval (the accuracy row)."""
+    value = row[name]
+    if value is None:
+        return "nan" if name in ("precision", "recall", "f1") else "null"
+    lo, hi = row.get(f"{name}_lo"), row.get(f"{name}_hi")
+    if lo is None or hi is None:
+        return f"{value:.{digits}f}"
+    return f"{value:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+
+
+def _merged(frame: pl.DataFrame, digits: int) -> pl.DataFrame:
+    """A frame whose ``<m>_lo``/``<m>_hi`` columns are folded into ``<m>`` as text."""
+    names = [c for c in frame.columns if f"{c}_lo" in frame.columns]
+    if not names:
+        return frame
+    rows = frame.to_dicts()
+    cells = {
+        n: [_interval(r, n, digits) if r[n] is not None else None for r in rows] for n in names
+    }
+    drop = [f"{n}{suffix}" for n in names for suffix in ("_lo", "_hi", "_n_undefined")]
+    out = frame.with_columns(pl.Series(n, v, dtype=pl.String) for n, v in cells.items())
+    return out.drop([c for c in drop if c in out.columns])
+
+
 def _fmt(value: Any, digits: int) -> str:
     if value is None:
         return "null"
@@ -230,6 +310,7 @@ def html_table(frame: pl.DataFrame, digits: int) -> str:
     )
 
 
+@frame_input("report")
 def report(
     data: Frame,
     y: str,
@@ -241,6 +322,9 @@ def report(
     digits: int = 2,
     zero_division: _label.ZeroDivision = 0.0,
     pos_label: Any = 1,
+    ci: float | None = None,
+    n_boot: int = 1_000,
+    seed: int = 0,
     prevalence: Any = None,
     fold: str | None = None,
     by: str | Sequence[str] | None = None,
@@ -253,7 +337,10 @@ def report(
     Per class: precision, recall, F1 and support; then ``accuracy`` (``micro avg`` when
     ``labels`` leaves out a class present in the data), ``macro avg`` and ``weighted avg``.
     With ``score``, the report adds AUROC, average precision, log loss and Brier for the
-    ``pos_label`` class and the baselines of constant predictors.
+    ``pos_label`` class and the baselines of constant predictors. ``ci=0.95`` adds a
+    percentile interval of ``n_boot`` Poisson bootstrap replicates of the counts after each
+    score (``precision_lo``, ``precision_hi``... in ``table``; ``0.84 [0.81, 0.87]`` in the
+    text), reproducible for a ``seed``.
 
     ``prevalence`` (as :func:`clfeval.metrics`): every number on the rows re-weighted to
     that target (scikit-learn's report with those ``sample_weight``), supports then being
@@ -284,7 +371,16 @@ def report(
     labels = _options.labels(labels)
     check_options(labels=labels, zero_division=zero_division)
     digits = _options.digits(digits)
+    level, n_boot, seed = _bootstrap.check(ci, n_boot, seed)
     target = _options.prevalence(prevalence)
+    if target is not None and level is not None:
+        raise InputError(
+            "prevalence= and bootstrap intervals (ci=) do not combine yet",
+            role="prevalence",
+            rule="option",
+            hint="compute the report at the target prevalence without ci=, or the intervals "
+            "at the measured prevalence without prevalence=",
+        )
     if target_names is not None and (
         isinstance(target_names, str)
         or not isinstance(target_names, Sequence)
@@ -345,6 +441,21 @@ def report(
     if context is not None:  # supports are n·share: 12 digits drop the noise of the sums
         table = _shift.finish(table.lazy(), context, prep.by, keep=["label"], show=False)
         table = table.collect().with_columns(pl.col("support").round_sig_figs(12))
+    if level is not None:
+        table = _bootstrap.report_intervals(
+            table,
+            counted,
+            pairs,
+            y,
+            yhat_col,
+            labels,
+            target_names,
+            zero_division,
+            level,
+            n_boot,
+            seed,
+            _report_table,
+        )
     extras = baselines = folds = None
     if scores is not None:
         # checked already; eager input is collected so that ranking metrics can sort
@@ -360,6 +471,9 @@ def report(
             prevalence=target,
             by=by,
             weight=weight,
+            ci=ci,
+            n_boot=n_boot,
+            seed=seed,
         )
         if target is not None and not isinstance(target, dict):
             extras = extras.drop(_shift.MEASURED, _shift.TARGET)
@@ -407,6 +521,9 @@ def report(
         baselines,
         n_excluded,
         float_support=no_hit,
+        ci=level,
+        n_boot=n_boot if level is not None else None,
+        seed=seed if level is not None else None,
         context=_prevalences(context, prep.by),
         folds=folds,
     )

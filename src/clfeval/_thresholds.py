@@ -29,6 +29,7 @@ from clfeval._curves import (
     over,
     rate,
 )
+from clfeval._frames import frame_input
 from clfeval._metrics import THRESHOLD_METRICS, Counts, binary_formulas
 from clfeval._models import Models, comparable
 from clfeval._validate import Frame, Missing
@@ -102,6 +103,7 @@ def _cut_points(long: pl.LazyFrame, keys: list[str], n: int, weighted: bool) -> 
     return cuts.explode("threshold").unique()
 
 
+@frame_input("thresholds")
 @comparable("score")
 def thresholds(
     data: Frame,
@@ -205,6 +207,7 @@ def _metric_name(metric: str, beta: float) -> tuple[str, float]:
     )
 
 
+@frame_input("best_threshold")
 @comparable("score")
 def best_threshold(
     data: Frame,

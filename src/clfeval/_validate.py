@@ -62,7 +62,7 @@ __all__ = [  # the schema checks are re-exported: every front door imports check
 Frame = pl.DataFrame | pl.LazyFrame
 Missing = Literal["raise", "drop"]
 MAX_EXAMPLES = 5
-KEYS = ("label", "actual", "predicted", "threshold", "bin", "strategy")  # never nulled
+KEYS = ("label", "actual", "predicted", "threshold", "bin", "strategy", "replicate")  # never nulled
 _BAD = "__clf_bad"
 
 
@@ -418,6 +418,7 @@ def prepare(
     scan_lazy: bool = False,
     outputs: Sequence[str] = (),
     score_role: Literal["score", "proba"] = "score",
+    more_scores: Sequence[str] = (),
 ) -> Prepared:
     """Check ``data`` for one evaluation and return it as a clean lazy frame.
 
@@ -432,6 +433,8 @@ def prepare(
     ``scan_lazy=True`` checks a LazyFrame like eager data, by one aggregating query that
     streams (for results that are always eager, such as the report); the frame stays lazy.
     ``score_role`` names the score columns in messages, after the caller's argument.
+    ``more_scores`` are further score columns of the same rows (paired comparisons), checked
+    as ``score`` is, under the roles ``score_b``, ``score_c``...
     """
     data = as_polars(data)
     _options.mode("missing", missing)
@@ -441,6 +444,7 @@ def prepare(
     lf = data.lazy()
     schema = lf.collect_schema()
     roles = role_map(y, yhat, score, weight, proba=score_role == "proba")
+    roles |= {f"score_{chr(98 + i)}": c for i, c in enumerate(more_scores)}
     dropping = missing == "drop" or nonfinite == "drop"
     outputs = [*outputs, "n_excluded"] if dropping else outputs  # the count of the drops
     by_cols = _options.group_columns(by, roles=roles, outputs=outputs)

@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from clfeval._chart_data import (
+from clfeval._metrics import METRICS
+from clfeval.charts._data import (
     by_series,
     inline,
     labels,
 )
-from clfeval._metrics import METRICS
 
 if TYPE_CHECKING:
     import altair as alt
@@ -23,6 +23,13 @@ PALETTE = (  # vega "tableau10", then the other half of "tableau20"
     "#4c78a8", "#f58518", "#e45756", "#72b7b2", "#54a24b", "#eeca3b", "#b279a2",
     "#ff9da6", "#9d755d", "#bab0ac", "#9ecae9", "#ffbf79", "#88d27a", "#f2cf5b",
     "#83bcb6", "#ff9d98", "#d6a5c9", "#d8b5a5", "#79706e", "#439894",
+)  # fmt: skip
+# classes, when a chart's series are the classes (one-vs-rest curves, per-class charts) or it
+# colours the classes of a score histogram: Vega's "dark2" reordered, its orange last, so that
+# the first classes never take the colours of the first groups (PALETTE)
+CLASS_PALETTE = (
+    "#1b9e77", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d", "#666666", "#d95f02",
+    "#0b5d4b", "#4a458a", "#a01b5e", "#3f6b12",
 )  # fmt: skip
 SIZE = 320
 GREY = "#9e9e9e"
@@ -45,18 +52,67 @@ Metric = float | pl.DataFrame | Mapping[str, float] | None
 # --- shared pieces ----------------------------------------------------------------------
 
 
-def _color(names: Sequence[str], keys: Sequence[str], *, orient: str = "right") -> Any:
+def fitted(
+    chart: Any,
+    views: Sequence[tuple[Sequence[str | int], float | None]],
+    *,
+    cells: int = 1,
+    largest: int | None = None,
+    least: int = 260,
+    wrap: Sequence[Sequence[str | int]] = (),
+) -> Any:
+    """``chart`` that says how a page may size it to its container, in its ``usermeta``:
+    ``views`` are the paths (keys and indices into the spec) of the views whose ``width`` the
+    page sets, each with the ``height / width`` ratio it keeps (None: the height stays);
+    ``cells`` of them sit side by side, fewer when each would get under ``least`` pixels (a
+    facet's ``columns`` then shrink, and the ``hconcat`` at each path of ``wrap`` is stacked);
+    ``largest`` caps a view's width in pixels."""
+    meta = chart.usermeta if isinstance(chart.usermeta, dict) else {}
+    mine = dict(meta.get("clfeval", {}))
+    mine["fit"] = {
+        "cells": cells,
+        "views": [{"path": list(path), "aspect": aspect} for path, aspect in views],
+        "largest": largest,
+        "least": least,
+        "wrap": [list(path) for path in wrap],
+    }
+    return chart.properties(usermeta={**meta, "clfeval": mine})
+
+
+def panel_columns(n: int) -> int:
+    """Columns of small multiples: all in a row up to three, then rows of two or three that
+    leave the fewest empty places (an empty place still shows an axis)."""
+    if n <= 3:
+        return n
+    return min((2, 3), key=lambda c: (-n % c, -c))
+
+
+def series_scale(names: Sequence[str], keys: Sequence[str] = ()) -> Any:
+    """The colour scale of the series: the i-th series gets the i-th palette colour, of the
+    groups' palette, or of the classes' when the series are the classes."""
+    import altair as alt
+
+    palette = CLASS_PALETTE if list(keys) == ["label"] else PALETTE
+    return alt.Scale(
+        domain=list(names), range=[palette[i % len(palette)] for i in range(len(names))]
+    )
+
+
+def key_title(keys: Sequence[str]) -> str:
+    """What the series are, for a legend: the group columns, "class" for the label column."""
+    return " · ".join("class" if k == "label" else k for k in keys)
+
+
+def _color(names: Sequence[str], keys: Sequence[str], *, orient: str = "bottom") -> Any:
     """Colour by ``series``: the i-th series gets the i-th palette colour in every chart;
     a single unnamed series gets the first colour and no legend."""
     import altair as alt
 
     if list(names) == ["all"]:
         return alt.value(PALETTE[0])
-    scale = alt.Scale(
-        domain=list(names), range=[PALETTE[i % len(PALETTE)] for i in range(len(names))]
-    )
-    legend = alt.Legend(orient=orient if len(names) <= 8 else "right", labelLimit=320)
-    title = " · ".join(keys) if keys else None
+    scale = series_scale(names, keys)
+    legend = alt.Legend(orient=orient, labelLimit=360, columns=1 if len(names) <= 4 else 2)
+    title = key_title(keys) if keys else None
     return alt.Color("series:N", scale=scale, title=title, legend=legend)  # domain sets order
 
 
@@ -94,7 +150,7 @@ def _tips(frame: pl.DataFrame, keys: Sequence[str], fields: Sequence[str]) -> li
     """Tooltips: the series (when there are group keys), the fields present, counts last."""
     import altair as alt
 
-    tips = [alt.Tooltip("series:N", title=" · ".join(keys))] if keys else []
+    tips = [alt.Tooltip("series:N", title=key_title(keys))] if keys else []
     for f in [*fields, *COUNTS]:
         if f not in frame.columns or any(t.field == f for t in tips):
             continue
@@ -105,13 +161,23 @@ def _tips(frame: pl.DataFrame, keys: Sequence[str], fields: Sequence[str]) -> li
     return tips
 
 
+def titled(title: str, lines: Sequence[str | None] = ()) -> Any:
+    """A chart title with ``lines`` of explanation under it (labels kept out of the plot, so
+    they never cover a mark)."""
+    import altair as alt
+
+    said = [line for line in lines if line]
+    if not said:
+        return title
+    return alt.Title(title, subtitle=said, subtitleFontSize=11, subtitleColor="#666666")
+
+
 def _curve(
     frame: pl.DataFrame,
     keys: Sequence[str],
     x: str,
     y: str,
     *,
-    orient: str = "bottom-right",
     y_channel: Any = None,
 ) -> alt.LayerChart:
     """One line per series through (x, y) in ``order``, with invisible hover points that
@@ -121,7 +187,7 @@ def _curve(
     base = alt.Chart(inline(frame)).encode(
         alt.X(**_q(x)),
         y_channel if y_channel is not None else alt.Y(**_q(y)),
-        color=_color(labels(frame), keys, orient=orient),
+        color=_color(labels(frame), keys),
     )
     line = base.mark_line(strokeWidth=2).encode(alt.Order("order:Q"))
     hover = base.mark_point(size=40, opacity=0).encode(
@@ -139,10 +205,10 @@ def _operating_point(
     x: str,
     y: str,
     legend: Mapping[str, str],
-    orient: str = "bottom-right",
-) -> alt.LayerChart:
-    """The point of the rule ``score >= threshold``: per series, the row with the smallest
-    threshold at or above it (a null or +inf threshold: nothing predicted positive)."""
+) -> tuple[alt.Chart, str]:
+    """The point of the rule ``score >= threshold`` per series (the row with the smallest
+    threshold at or above it; a null or +inf threshold: nothing predicted positive), and the
+    words for the title: where it is, for one series."""
     import altair as alt
 
     t = pl.col("threshold").fill_null(math.inf).fill_nan(math.inf)
@@ -150,19 +216,27 @@ def _operating_point(
         raw.filter(t >= threshold),
         *[pl.col(c).get(t.arg_min()) for c in raw.columns if c not in ("series", "_sid")],
     )
-    point = _renamed(point, legend).with_columns(text=pl.lit(f"score ≥ {threshold:.4g}"))
-    base = alt.Chart(inline(point)).encode(
-        alt.X(**_q(x)), alt.Y(**_q(y)), tooltip=_tips(point, keys, ["threshold", x, y])
+    point = _renamed(point, legend)
+    dot = (
+        alt.Chart(inline(point))
+        .mark_point(size=130, filled=True, opacity=1, stroke="#222222", strokeWidth=1.2)
+        .encode(
+            alt.X(**_q(x)),
+            alt.Y(**_q(y)),
+            tooltip=_tips(point, keys, ["threshold", x, y]),
+            color=_color(list(legend.values()), keys),
+        )
     )
-    names = list(legend.values())
-    dot = base.mark_point(size=120, filled=True, opacity=1, stroke="white", strokeWidth=1.5).encode(
-        color=_color(names, keys, orient=orient)
+    rule = f"score ≥ {threshold:.4g}"
+    if keys or point.height != 1:
+        return dot, f"● the operating point {rule} on each curve"
+    at = point.row(0, named=True)
+    where = ", ".join(
+        f"{TITLES.get(c, c).split(' (')[0]} {at[c]:.3f}"
+        for c in (y, x)
+        if isinstance(at.get(c), float) and math.isfinite(at[c])
     )
-    if keys:
-        return alt.layer(dot)
-    return alt.layer(
-        dot, base.mark_text(align="left", dx=8, dy=8, fontSize=11).encode(text="text:N")
-    )
+    return dot, f"● the operating point {rule}: {where}"
 
 
 def _diagonal(

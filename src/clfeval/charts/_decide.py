@@ -2,7 +2,8 @@
 
 Each takes the tidy frame of a clfeval function (``prevalence_curve``, ``decision_curve``,
 ``thresholds`` with costs) and returns an Altair chart; groups sit side by side (facets),
-since each has its own reference lines (treat all, the measured prevalence).
+since each has its own reference lines (treat all, the measured prevalence). What a chart
+marks is said in its subtitle.
 """
 
 from __future__ import annotations
@@ -12,7 +13,17 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from clfeval._chart_data import (
+from clfeval.charts._base import (
+    GREY,
+    PALETTE,
+    SIZE,
+    Metric,
+    fitted,
+    key_title,
+    panel_columns,
+    titled,
+)
+from clfeval.charts._data import (
     MAX_POINTS,
     budget,
     check_max_points,
@@ -22,22 +33,26 @@ from clfeval._chart_data import (
     noted,
     prepare,
     stacked,
-    staircase,
-    thin,
 )
-from clfeval.charts._base import GREY, PALETTE, SIZE, Metric
+from clfeval.charts._thin import staircase, thin
 
 if TYPE_CHECKING:
     import altair as alt
 
 
-def _faceted(chart: Any, keys: list[str], names: list[str], title: str) -> Any:
+def _faceted(chart: Any, keys: list[str], names: list[str], title: str, lines: list[str]) -> Any:
+    """One chart, or one panel per series (each with its own reference lines), sized by the
+    page that shows it."""
     import altair as alt
 
+    heading = titled(title, lines)
     if not keys:
-        return chart.properties(title=title)
-    facet = alt.Facet("series:N", sort=names, title=" · ".join(keys))
-    return chart.facet(facet=facet, columns=2, title=title)
+        chart = chart.properties(title=heading, description=title)
+        return fitted(chart, [((), None)], largest=900)
+    columns = panel_columns(len(names))
+    facet = alt.Facet("series:N", sort=names, title=key_title(keys))
+    faceted = chart.facet(facet=facet, columns=columns).properties(title=heading, description=title)
+    return fitted(faceted, [(("spec",), None)], cells=columns, largest=640)
 
 
 def _rules(names: list[str], values: dict[str, float | None] | None, column: str) -> pl.DataFrame:
@@ -110,7 +125,8 @@ def prevalence(
         )
     data = stacked({"line": long, "rule": rule})
     chart = alt.layer(*layers, data=data).properties(width=SIZE + 80, height=SIZE - 60)
-    return noted(_faceted(chart, keys, names, title), [note])
+    lines = ["dashed: the prevalence the operating point was measured at"] if rule.height else []
+    return noted(_faceted(chart, keys, names, title, lines), [note])
 
 
 def decision_curve(
@@ -172,7 +188,8 @@ def decision_curve(
     chart = alt.layer(*layers, data=stacked({"line": long})).properties(
         width=SIZE + 80, height=SIZE - 60
     )
-    return noted(_faceted(chart, keys, names, title), [note])
+    lines = ["a model is worth using where its curve is above both treat all and treat none"]
+    return noted(_faceted(chart, keys, names, title, lines), [note])
 
 
 def cost(
@@ -212,13 +229,6 @@ def cost(
         .group_by("series", maintain_order=True)
         .agg(pl.all().get(pl.col("expected_cost").arg_min()))
         .select("series", "threshold", "expected_cost")
-        .with_columns(
-            text=pl.format(
-                "min {} at {}",
-                pl.col("expected_cost").round_sig_figs(4),
-                pl.col("threshold").round_sig_figs(4),
-            )
-        )
     )
     rule = _rules(names, given(calibrated, "calibrated_threshold"), "threshold")
     x = alt.X(
@@ -240,10 +250,6 @@ def cost(
         .transform_filter("datum.part == 'best'")
         .mark_point(size=80, filled=True, opacity=1, color=PALETTE[1])
         .encode(x, y, tooltip=tips),
-        alt.Chart()
-        .transform_filter("datum.part == 'best'")
-        .mark_text(align="left", dx=7, dy=-9, fontSize=10)
-        .encode(x, y, text="text:N"),
     ]
     if rule.height:
         layers.append(
@@ -256,4 +262,14 @@ def cost(
         )
     data = stacked({"line": line, "best": best, "rule": rule})
     chart = alt.layer(*layers, data=data).properties(width=SIZE + 80, height=SIZE - 60)
-    return noted(_faceted(chart, keys, names, title), [note])
+    lines = ["● the minimum expected cost (the highest threshold among ties)"]
+    if best.height == 1 and list(names) == ["all"]:
+        row = best.row(0, named=True)
+        lines = [
+            f"● the minimum expected cost, {row['expected_cost']:.4g} at {row['threshold']:.4g}"
+        ]
+    if rule.height:
+        lines.append(
+            "dashed: the cost-optimal threshold if the scores are calibrated probabilities"
+        )
+    return noted(_faceted(chart, keys, names, title, lines), [note])

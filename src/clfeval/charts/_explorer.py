@@ -2,28 +2,10 @@
 
 from __future__ import annotations
 
-import math
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import polars as pl
-
-from clfeval._chart_data import (
-    MAX_POINTS,
-    budget,
-    check_max_points,
-    check_threshold,
-    coarse,
-    inline,
-    labels,
-    limit,
-    noted,
-    prepare,
-    staircase,
-    thin,
-)
-
-if TYPE_CHECKING:
-    import altair as alt
 
 from clfeval.charts._base import (
     _TOTAL,
@@ -34,11 +16,44 @@ from clfeval.charts._base import (
     _color,
     _diagonal,
     _q,
-    _tips,
+    fitted,
 )
-from clfeval.charts._summaries import _finite_thresholds
+from clfeval.charts._data import (
+    MAX_POINTS,
+    MAX_ROWS,
+    budget,
+    check_max_points,
+    check_threshold,
+    inline,
+    labels,
+    limit,
+    noted,
+    prepare,
+)
+from clfeval.charts._grid import MAX_GRID, Grid, grid_counts, threshold_grid
+from clfeval.charts._thin import coarse, staircase, thin
+from clfeval.charts._thresholds import _finite_thresholds
 
-EXPLORER_METRICS = ("precision", "recall", "specificity", "f1", "accuracy", "mcc")
+if TYPE_CHECKING:
+    import altair as alt
+
+# (label, Vega expression over the picked counts tp, fp, fn, tn; null when undefined)
+_RATIO = "({n}) > 0 ? ({d}) / ({n}) : null"
+PANEL = (
+    ("Predicted positive", "datum.tp + datum.fp"),
+    ("Precision", _RATIO.format(d="datum.tp", n="datum.tp + datum.fp")),
+    ("Recall (TPR)", _RATIO.format(d="datum.tp", n="datum.tp + datum.fn")),
+    ("Specificity", _RATIO.format(d="datum.tn", n="datum.tn + datum.fp")),
+    ("False positive rate", _RATIO.format(d="datum.fp", n="datum.tn + datum.fp")),
+    ("F1 score", _RATIO.format(d="2 * datum.tp", n="2 * datum.tp + datum.fp + datum.fn")),
+    ("Accuracy", _RATIO.format(d="datum.tp + datum.tn", n="datum.tp + datum.fp + datum.fn + datum.tn")),
+    (
+        "Matthews correlation",
+        "(datum.tp + datum.fp) * (datum.tp + datum.fn) * (datum.tn + datum.fp) * (datum.tn + datum.fn) > 0"
+        " ? (datum.tp * datum.tn - datum.fp * datum.fn) / sqrt((datum.tp + datum.fp) * "
+        "(datum.tp + datum.fn) * (datum.tn + datum.fp) * (datum.tn + datum.fn)) : 0",
+    ),
+)  # fmt: skip
 
 
 def explorer(
@@ -47,159 +62,243 @@ def explorer(
     threshold: float | None = None,
     max_points: int = MAX_POINTS,
     title: str = "Threshold explorer",
+    rule: str | None = None,
 ) -> alt.VConcatChart:
     """One interactive view of a ``thresholds`` frame: a slider sets the threshold; the
-    ROC and precision-recall operating points move, the confusion matrix and the metrics
-    follow. Pure Vega-Lite, no server and no callback: works in a static HTML page.
+    ROC and precision-recall operating points move, the confusion matrices and the metrics
+    follow, for every series at once. Pure Vega-Lite: works in a static HTML page.
 
-    A slider value ``t`` selects, per series, the row with the smallest threshold ``>= t``
-    (rule ``score >= threshold``); the panels show that row's threshold and counts. The
-    table is thinned to ``max_points`` rows per series, keeping both curves' shape. The
-    slider starts at ``threshold``, else 0.5 when in range, else the median threshold.
+    The slider steps through one grid of round thresholds shared by every series
+    (:func:`threshold_grid`: at most 1,001 values, covering every score), and at each the
+    panels show the exact counts of the rule ``score >= threshold``, read from the frame's
+    cumulative counts (exact when it has every distinct score, as ``clfeval.thresholds``
+    without ``n=`` and ``clfeval.threshold_counts`` give). The panel prints the threshold
+    with the slider's digits. It starts at ``threshold``, else 0.5 when in the scores'
+    range, else their median. ``rule`` replaces the subtitle that says so.
     """
     import altair as alt
 
-    raw, keys = prepare(table, ("threshold", *COUNTS, "fpr", *EXPLORER_METRICS), "thresholds")
+    raw, keys = prepare(table, ("threshold", *COUNTS), "thresholds")
     raw, note = limit(raw, keys, size=_TOTAL)
     max_points, threshold = check_max_points(max_points), check_threshold(threshold)
-    raw = _finite_thresholds(raw, "thresholds").sort(
+    raw = _finite_thresholds(raw, "thresholds")
+    raw = raw.select("series", "_sid", "threshold", *COUNTS).sort(
         "_sid", "threshold", descending=[False, True], maintain_order=True
     )
     names = labels(raw)
-    # the "+inf" row, nothing predicted positive, starts both curves at recall 0
+    lo, hi = float(raw["threshold"].min()), float(raw["threshold"].max())  # type: ignore[arg-type]
+    start = threshold
+    if start is None:
+        start = 0.5 if lo <= 0.5 <= hi else float(raw["threshold"].median())  # type: ignore[arg-type]
+    # half the chart's rows for the exact counts on the grid, half for the curves
+    share = MAX_ROWS // 2 // len(names)
+    grid = threshold_grid(lo, hi, start, max_values=max(101, min(MAX_GRID, share)))
+    counts = grid_counts(raw, grid)
+    curves = _curves(raw, budget(2 * len(names), max_points))
+    color = _color(names, keys)
+
+    param = alt.param(
+        name="threshold",
+        value=grid.value(grid.index(start)),
+        bind=alt.binding_range(
+            min=grid.first, max=grid.last, step=grid.step, name="Threshold (score ≥) "
+        ),
+    )
+    picked = _picked(grid)
+    data = inline(counts)
+    chance = curves.group_by("series", maintain_order=True).agg(
+        precision=(pl.col("fn") / (pl.col("fn") + pl.col("tn"))).first()
+    )
+    curves = curves.drop("fn", "tn")  # both panels draw from one dataset
+    roc = _panel(curves, data, picked, color, "fpr", "tpr", _diagonal("fpr", "tpr"), "ROC")
+    base_rate = alt.Chart(inline(chance)).mark_rule(strokeDash=[4, 4], color=GREY)
+    pr = _panel(
+        curves, data, picked, color, "recall", "precision",
+        base_rate.encode(alt.Y(**_q("precision"))), "Precision-recall",
+    )  # fmt: skip
+    matrices = _matrices(data, picked, names, counts)
+    numbers = _numbers(data, picked, names, grid)
+    top = alt.hconcat(roc, pr, spacing=24)
+    bottom = alt.hconcat(matrices, numbers, spacing=40)
+    said = rule or (
+        f"Predicted positive when score ≥ threshold; the slider steps by {grid.step:g} over "
+        f"every score, starting at {_shown(grid, start)}."
+    )
+    chart = alt.vconcat(top, bottom, spacing=18).properties(
+        title=alt.Title(title, subtitle=[said], subtitleFontSize=11, subtitleColor="#666666"),
+        params=[param.param],  # on the top level: add_params() walks into the facet and fails
+        description=f"{title}: a slider moves the operating point; counts and metrics follow.",
+    )
+    views = [(("vconcat", 0, "hconcat", 0), 1.0), (("vconcat", 0, "hconcat", 1), 1.0)]
+    wrap = [("vconcat", 0), ("vconcat", 1)]  # narrow: one panel under the other
+    return noted(fitted(chart, views, cells=2, largest=420, least=280, wrap=wrap), [note])
+
+
+def _shown(grid: Grid, t: float) -> str:
+    return f"{grid.value(grid.index(t)):.{grid.digits}f}".rstrip("0").rstrip(".") or "0"
+
+
+def _curves(raw: pl.DataFrame, size: int) -> pl.DataFrame:
+    """ROC and PR points per series, from "nothing predicted positive" down, thinned."""
     zero = [pl.lit(0, dtype=raw.schema[c]).alias(c) for c in ("tp", "fp")]
     start = raw.group_by("series", "_sid", maintain_order=True).agg(
         *zero, fn=(pl.col("tp") + pl.col("fn")).first(), tn=(pl.col("fp") + pl.col("tn")).first()
     )
-    start = start.with_columns(fpr=pl.lit(0.0), recall=pl.lit(0.0), precision=pl.lit(1.0))
-    rows = pl.concat(
-        [start, raw.select(*start.columns, "threshold", *EXPLORER_METRICS[2:])],
-        how="diagonal_relaxed",
-    )
+    rows = pl.concat([start, raw.select(*start.columns, "threshold")], how="diagonal_relaxed")
     rows = rows.sort("_sid", maintain_order=True).with_columns(order=pl.int_range(pl.len()))
-    size = budget(len(names), max_points)
-    rows = staircase(coarse(rows, ["fpr", "recall", "precision"], size), ["precision"])
-    rows = thin(rows, [("fpr", "recall"), ("recall", "precision")], size)
-    lo, hi = float(raw["threshold"].min()), float(raw["threshold"].max())  # type: ignore[arg-type]
-    start_at = (
-        threshold
-        if threshold is not None
-        else 0.5
-        if lo <= 0.5 <= hi
-        else float(raw["threshold"].median())
-    )  # type: ignore[arg-type]
-    slider = alt.binding_range(
-        min=lo, max=hi, step=(hi - lo) / 1000 if hi > lo else 1, name="Threshold (score ≥) "
-    )
-    param = alt.param(name="threshold", value=start_at, bind=slider)
-    data, color = inline(rows), _color(names, keys, orient="bottom-right")
+    tp, fp, fn, tn = (pl.col(c).cast(pl.Float64) for c in COUNTS)
+    rows = rows.with_columns(
+        fpr=pl.when(fp + tn > 0).then(fp / (fp + tn)).otherwise(0.0),
+        tpr=pl.when(tp + fn > 0).then(tp / (tp + fn)).otherwise(0.0),
+        precision=pl.when(tp + fp > 0).then(tp / (tp + fp)).otherwise(1.0),
+    ).with_columns(recall=pl.col("tpr"))
+    rows = staircase(coarse(rows, ["fpr", "tpr", "precision"], size), ["precision"], ["recall"])
+    rows = thin(rows, [("fpr", "tpr"), ("recall", "precision")], size)
+    # the lines need only their coordinates: the panels read the counts from the grid
+    return rows.select("series", "_sid", "order", "fpr", "tpr", "recall", "precision", "fn", "tn")
+
+
+def _picked(grid: Grid) -> Any:
+    """Per series, the stored grid row at or before the slider's index: its counts are the
+    counts there (a run of equal counts is stored once, at its first value)."""
 
     def pick(chart: alt.Chart) -> alt.Chart:
-        """Per series, the row with the smallest threshold >= the slider's value."""
-        chosen = chart.transform_filter("isValid(datum.threshold) && datum.threshold >= threshold")
-        chosen = chosen.transform_joinaggregate(at="min(threshold)", groupby=["series"])
-        return chosen.transform_filter("datum.threshold == datum.at")
+        at = f"round((threshold - {grid.first!r}) / {grid.step!r})"
+        chosen = chart.transform_filter(f"datum.k <= {at}")
+        chosen = chosen.transform_joinaggregate(at="max(k)", groupby=["series"])
+        return (
+            chosen.transform_filter("datum.k == datum.at")
+            .transform_calculate(
+                fpr=_RATIO.format(d="datum.fp", n="datum.fp + datum.tn"),
+                tpr=_RATIO.format(d="datum.tp", n="datum.tp + datum.fn"),
+                recall="datum.tpr",
+                ppv=_RATIO.format(d="datum.tp", n="datum.tp + datum.fp"),
+            )
+            .transform_calculate(precision="isValid(datum.ppv) ? datum.ppv : 1")
+        )
 
-    def panel(x: str, y: str, reference: alt.Chart, y_title: str | None = None) -> alt.LayerChart:
-        base = alt.Chart(data).encode(alt.X(**_q(x)), alt.Y(**_q(y, y_title)), color=color)
-        line = base.mark_line(strokeWidth=2).encode(alt.Order("order:Q"))
-        dot = pick(base).mark_point(size=150, filled=True, opacity=1, stroke="black", strokeWidth=1)
-        return alt.layer(
-            reference,
-            line,
-            dot.encode(tooltip=_tips(rows, keys, ["threshold", "fpr", "recall", "precision"])),
-        ).properties(width=SIZE - 60, height=SIZE - 60)
+    return pick
 
-    roc_panel = panel(
-        "fpr",
-        "recall",
-        _diagonal("fpr", "recall", y_title="True positive rate (recall)"),
-        "True positive rate (recall)",
+
+def _panel(
+    curves: pl.DataFrame,
+    data: Any,
+    picked: Any,
+    color: Any,
+    x: str,
+    y: str,
+    reference: Any,
+    title: str,
+) -> alt.LayerChart:
+    """A curve per series, and on it the operating point of the slider's threshold."""
+    import altair as alt
+
+    axes = (alt.X(**_q(x)), alt.Y(**_q(y)))
+    line = (
+        alt.Chart(inline(curves))
+        .mark_line(strokeWidth=2)
+        .encode(*axes, alt.Order("order:Q"), color=color)
     )
-    chance = start.select("series", precision=pl.col("fn") / (pl.col("fn") + pl.col("tn")))
-    rule = (
-        alt.Chart(inline(chance))
-        .mark_rule(strokeDash=[4, 4], color=GREY)
-        .encode(alt.Y(**_q("precision")))
+    tips = [
+        alt.Tooltip("series:N", title="Series"),
+        *[alt.Tooltip(f"{c}:Q", title=c.upper(), format=",~g") for c in COUNTS],
+        alt.Tooltip(f"{x}:Q", title=TITLES.get(x, x), format=".3f"),
+        alt.Tooltip(f"{y}:Q", title=TITLES.get(y, y), format=".3f"),
+    ]
+    dot = (
+        picked(alt.Chart(data))
+        .mark_point(size=140, filled=True, opacity=1, stroke="#222222", strokeWidth=1.2)
+        .encode(*axes, color=color, tooltip=tips)
     )
-    pr_panel = panel("recall", "precision", rule)
+    return alt.layer(reference, line, dot).properties(
+        width=SIZE - 40, height=SIZE - 40, title=title
+    )
+
+
+def _matrices(data: Any, picked: Any, names: Sequence[str], counts: pl.DataFrame) -> Any:
+    """The confusion matrix at the slider's threshold, one per series."""
+    import altair as alt
 
     cells = (
-        pick(alt.Chart(data))
+        picked(alt.Chart(data))
         .transform_fold(list(COUNTS), as_=["cell", "n"])
         .transform_calculate(
             actual="datum.cell == 'tp' || datum.cell == 'fn' ? 'Positive' : 'Negative'",
             predicted="datum.cell == 'tp' || datum.cell == 'fp' ? 'Positive' : 'Negative'",
-            text="[upper(datum.cell), format(datum.n, ',')]",
+            text="upper(datum.cell) + ' ' + format(datum.n, ',')",
+            share="datum.n / (datum.tp + datum.fp + datum.fn + datum.tn)",
         )
     )
-    most = start.select(pl.max_horizontal("fn", "tn").max()).item()
-    top = max(1, int(most)) if most is not None and math.isfinite(most) else 1  # inf: huge weights
-    side = {"sort": ["Negative", "Positive"], "axis": alt.Axis(labelAngle=0)}
+    side = {"sort": ["Positive", "Negative"], "axis": alt.Axis(labelAngle=0, labelPadding=4)}
     cells = cells.encode(
         alt.X("predicted:N", title="Predicted", **side), alt.Y("actual:N", title="Actual", **side)
     )
-    cell_tips = [
+    tips = [
+        alt.Tooltip("series:N", title="Series"),
         alt.Tooltip("cell:N", title="Cell"),
         alt.Tooltip("n:Q", title="Rows", format=",~g"),
-        alt.Tooltip("threshold:Q", title=TITLES["threshold"], format=".4~g"),
+        alt.Tooltip("share:Q", title="Share of all rows", format=".1%"),
     ]
-    rect = cells.mark_rect(stroke="white", strokeWidth=2).encode(
-        alt.Color("n:Q", scale=alt.Scale(scheme="blues", domain=[0, top]), legend=None),
-        tooltip=cell_tips,
+    rect = cells.mark_rect(stroke="#ffffff", strokeWidth=2).encode(
+        alt.Color("share:Q", scale=alt.Scale(scheme="blues", domain=[0, 1]), legend=None),
+        tooltip=tips,
     )
-    ink = alt.condition(f"datum.n > {top * 0.55}", alt.value("white"), alt.value("#222222"))
+    ink = alt.condition("datum.share > 0.5", alt.value("white"), alt.value("#222222"))
     matrix: Any = alt.layer(
-        rect, cells.mark_text(fontSize=13).encode(text="text:N", color=ink)
-    ).properties(width=110, height=110)
-    if names != ["all"]:
+        rect, cells.mark_text(fontSize=12).encode(text="text:N", color=ink)
+    ).properties(width=130, height=110)
+    if list(names) != ["all"]:
+        header = alt.Header(labelAngle=0, labelFontWeight="bold", labelLimit=130, title=None)
         matrix = matrix.facet(
-            row=alt.Row(
-                "series:N",
-                sort=names,
-                title=None,
-                header=alt.Header(labelAngle=0, labelAlign="left"),
-            )
+            facet=alt.Facet("series:N", sort=list(names), header=header), columns=3, spacing=16
         )
-    matrix = matrix.properties(title="Confusion matrix")
+    return matrix.properties(title="Confusion matrix at the threshold")
 
-    shown = {"threshold": TITLES["threshold"], **{m: TITLES[m] for m in EXPLORER_METRICS}}
-    name_expr = " : ".join(f"datum.key == '{k}' ? '{v}'" for k, v in shown.items()) + " : datum.key"
-    value_expr = "datum.key == 'threshold' ? format(datum.v, '.4~g') : isValid(datum.v) && isFinite(datum.v) ? format(datum.v, '.3f') : 'undefined'"
-    numbers = (
-        pick(alt.Chart(data))
-        .transform_fold(list(shown), as_=["key", "v"])
-        .transform_calculate(name=name_expr, shown=value_expr)
-    )
-    numbers = numbers.mark_text(fontSize=13).encode(
-        alt.Y(
-            "name:N",
-            sort=list(shown.values()),
-            title=None,
-            axis=alt.Axis(domain=False, ticks=False, labelFontSize=12, labelPadding=8),
-        ),
-        text="shown:N",
-    )
-    if names == ["all"]:
-        numbers = numbers.encode(x=alt.value(35)).properties(width=70)
-    else:
-        numbers = numbers.encode(
-            alt.X(
-                "series:N",
-                sort=names,
-                title=None,
-                axis=alt.Axis(orient="top", labelAngle=0, domain=False, ticks=False),
+
+def _numbers(data: Any, picked: Any, names: Sequence[str], grid: Grid) -> alt.Chart:
+    """Threshold, predicted positives and the metrics at the slider, one column per series."""
+    import altair as alt
+
+    rows = [("Threshold (score ≥)", "threshold"), *PANEL]
+    shown = [name for name, _ in rows]
+    calcs: dict[str, str] = {}
+    for i, (name, expr) in enumerate(rows):
+        if expr == "threshold":
+            text = f"format(threshold, '.{grid.digits}~f')"
+        elif name == "Predicted positive":
+            text = (
+                f"format({expr}, ',~g') + ' (' + format(({expr}) / "
+                "(datum.tp + datum.fp + datum.fn + datum.tn), '.1%') + ')'"
             )
+        else:
+            text = f"isValid({expr}) ? format({expr}, '.3f') : 'undefined'"
+        calcs[f"m{i}"] = text
+    chart = (
+        picked(alt.Chart(data))
+        .transform_calculate(**calcs)
+        .transform_fold([f"m{i}" for i in range(len(rows))], as_=["key", "shown"])
+        .transform_calculate(
+            metric=" : ".join(f"datum.key == 'm{i}' ? '{n}'" for i, n in enumerate(shown)) + " : ''"
         )
-        numbers = numbers.properties(width=alt.Step(110))
-    numbers = numbers.properties(
-        title="Metrics", height=alt.Step(22), view=alt.ViewBackground(stroke=None)
+        .mark_text(fontSize=12, align="center")
+        .encode(
+            alt.Y(
+                "metric:N",
+                sort=shown,
+                title=None,
+                axis=alt.Axis(domain=False, ticks=False, labelFontSize=12, labelPadding=10),
+            ),
+            text="shown:N",
+        )
     )
-    grid = alt.vconcat(
-        alt.hconcat(
-            roc_panel.properties(title="ROC"), pr_panel.properties(title="Precision-recall")
-        ),
-        alt.hconcat(matrix, numbers, spacing=60),
+    if list(names) == ["all"]:
+        chart = chart.encode(x=alt.value(60)).properties(width=110)
+    else:
+        axis = alt.Axis(orient="top", labelAngle=0, domain=False, ticks=False, labelLimit=110)
+        chart = chart.encode(alt.X("series:N", sort=list(names), title=None, axis=axis))
+        chart = chart.properties(width=alt.Step(120))
+    return chart.properties(
+        title="Metrics at the threshold",
+        height=alt.Step(22),
+        view=alt.ViewBackground(stroke=None),
     )
-    # the parameter goes on the top level: add_params() walks into the facet and fails
-    return noted(grid.properties(title=title, params=[param.param]), [note])

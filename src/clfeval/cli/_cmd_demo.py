@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
         digits=digits,
         title="clfeval demo: two models, 20,000 cases",
     )
-    write_page(check_page_path(out, [], probe=False), page)
+    write_page(check_page_path(out, [], probe=False), page.to_html())
     progress(f"html {path}")
     emit(f"\nThe HTML report (charts included, opens offline) is in {path.resolve()}")
     return 0

@@ -132,24 +132,24 @@ def _kept_classes(df: pl.DataFrame, args: argparse.Namespace, kw: dict[str, Any]
 
 
 def _html_page(df: pl.DataFrame, args: argparse.Namespace, kw: dict[str, Any], title: str) -> str:
+    """The text of the page ``--html`` writes (written by ``write_page``: checked, atomic)."""
     import clfeval as ce
 
-    return str(
-        ce.report_html(
-            df,
-            args.y,
-            args.yhat,
-            score=kw["score"],
-            by=kw["by"],
-            weight=kw["weight"],
-            labels=kw["labels"],
-            pos_label=kw["pos_label"],
-            digits=digits_option(args),
-            missing=args.missing,
-            nonfinite=args.nonfinite,
-            title=title,
-        )
+    page = ce.report_html(
+        df,
+        args.y,
+        args.yhat,
+        score=kw["score"],
+        by=kw["by"],
+        weight=kw["weight"],
+        labels=kw["labels"],
+        pos_label=kw["pos_label"],
+        digits=digits_option(args),
+        missing=args.missing,
+        nonfinite=args.nonfinite,
+        title=title,
     )
+    return page.to_html()
 
 
 def _metrics(

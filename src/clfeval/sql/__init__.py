@@ -26,7 +26,10 @@ Running a macro from Python (every user string is a bound parameter, never SQL t
     :func:`ece`, :func:`top_k_accuracy`, :func:`decision_curve`, :func:`cv_summary`. Per-class scores (``{label: column}``, or a list of
     columns with ``labels=``) run the multiclass macros: ``auroc`` (``multi_class=``,
     ``average=``), ``roc_curve`` and ``pr_curve`` (one-vs-rest, a ``label`` column), ``ece``
-    (top-label) and ``top_k_accuracy``. Each returns a
+    (top-label) and ``top_k_accuracy``. Uncertainty, as the Polars functions with the same
+    draws: :func:`bootstrap` (replicates), ``metrics(..., ci=0.95)`` (percentile intervals),
+    :func:`auroc_ci` and :func:`compare_auroc` (DeLong), :func:`compare` (McNemar and
+    bootstrap differences of two predicted labels). Each returns a
     ``pl.DataFrame`` whose columns and dtypes match the Polars function's (Int64 counts, Float64
     with a weight; Float64 rates), group columns first in ``by`` order, rows sorted by the group
     columns (nulls last), then in class or threshold order.
@@ -53,6 +56,7 @@ from clfeval.sql._connections import run
 from clfeval.sql._files import OLDEST_DUCKDB, connect, files, load, quote, sql_dir, text
 from clfeval.sql._macros import AGGREGATE_MACROS, TABLE_MACROS
 from clfeval.sql._run import aggregate, table_macro
+from clfeval.sql._uncertainty import auroc_ci, bootstrap, compare, compare_auroc
 from clfeval.sql._wrappers import (
     auroc,
     average_precision,
@@ -79,8 +83,12 @@ __all__ = [
     "TABLE_MACROS",
     "aggregate",
     "auroc",
+    "auroc_ci",
     "average_precision",
+    "bootstrap",
     "calibration",
+    "compare",
+    "compare_auroc",
     "confusion_matrix",
     "connect",
     "counts",

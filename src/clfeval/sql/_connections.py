@@ -158,8 +158,8 @@ def run(
     table: str | Sequence[str],
     y: str,
     yhat: str | None = None,
-    score: str | None = None,
-    proba: str | None = None,
+    score: Any = None,
+    proba: Any = None,
     group_cols: str | Sequence[str] = (),
     pos_label: Any = 1,
     weight: str | None = None,
@@ -222,14 +222,14 @@ def run(
     cap = sqlgen.capability(metric)
     ref = sqlgen.table_ref(table)
     table_sql = ref.sql(dialect=engine.dialect, identify=True)
-    roles, probability = sqlgen.roles_read(cap, y, yhat, score, proba, weight, options)
+    roles, probability, per_class = sqlgen.roles_read(cap, y, yhat, score, proba, weight, options)
     by = [group_cols] if isinstance(group_cols, str) else list(group_cols)
     schema = engine.schema(table_sql)
 
     def present_y() -> list[Any]:
         return engine.column(_checks.classes_query(ref, y, engine.dialect))
 
-    scored = any(_validate.is_score(r) for r in roles)
+    scored = per_class is None and any(_validate.is_score(r) for r in roles)
     binary_labels = "yhat" in roles and sqlgen.binary_labels(cap, options)
     check_pos = scored or binary_labels
     cast = _validate.check_schema(
@@ -240,9 +240,9 @@ def run(
         schema, roles, cast=cast, missing=missing, nonfinite=nonfinite, probability=probability,
         grouped=bool(by), pos_label=pos_label if scored else _validate.NOT_GIVEN,
     )  # fmt: skip
-    if probability and "proba" in roles and "score" in roles:  # the ranking score may be any number
-        plan = replace(plan, checks=[c for c in plan.checks
-                                     if not (c.test == "outside01" and c.role == "score")])  # fmt: skip
+    if probability and any(r.startswith("proba") for r in roles):  # the ranking score: any number
+        plan = replace(plan, checks=[c for c in plan.checks if not (
+            c.test == "outside01" and c.role.startswith("score"))])  # fmt: skip
     pos = _checks.literal(pos_label) if scored else None
     counts = engine.row(_checks.count_query(plan, schema, ref, engine.dialect, pos))
     counts = {k: (bool(v) if k in ("has_pos", "y_varies") else v) for k, v in counts.items()}
@@ -252,6 +252,8 @@ def run(
         lambda i: engine.column(_checks.rows_query(plan, schema, ref, engine.dialect, i)),
         lambda: engine.column(_checks.present_query(plan, schema, ref, engine.dialect)),
     )
+    if per_class is not None:
+        _check_classes(engine, ref, plan, schema, y, per_class, probability)
     if binary_labels:
         both = sorted(set(present_y()) | set(_present(engine, ref, roles["yhat"])))
         _validate.check_pos_label(both, pos_label, average="binary", labels=None, y=y, dtype=cast)
@@ -275,6 +277,47 @@ def run(
                                  .alias("n_excluded"))  # fmt: skip
     joined = out.join(excluded, on=by, how="left", nulls_equal=True, maintain_order="left")
     return joined.select(*by, "n_excluded", *[c for c in out.columns if c not in by])
+
+
+def _check_classes(
+    engine: _Engine,
+    ref: Any,
+    plan: _validate.Plan,
+    schema: pl.Schema,
+    y: str,
+    scores: dict[Any, str],
+    probability: bool,
+) -> None:
+    """Per-class scores, as the Polars front door: every class of y has a column, and rows of
+    probabilities sum to 1 (within 1e-6 per class)."""
+    from clfeval.sqlgen import _checks
+
+    present = engine.column(_checks.present_query(plan, schema, ref, engine.dialect))
+    unknown = [c for c in present if c not in scores]
+    if unknown:
+        raise InputError(
+            f"column {y!r} (y) holds {unknown[:10]!r}, which have no score column",
+            column=y,
+            role="y",
+            rule="unknown_label",
+            hint=f"the score columns cover {list(scores)!r}; add the missing classes",
+        )
+    if not probability:
+        return
+    tol = 1e-6 * len(scores)
+    found = engine.row(
+        _checks.sums_query(plan, schema, ref, engine.dialect, list(scores.values()), tol)
+    )
+    if found["n"]:
+        names = list(scores.values())
+        raise InputError(
+            f"{found['n']} row(s) of probabilities {names!r} do not sum to 1; the worst is row "
+            f"{found['i']} with sum {found['s']!r}",
+            column=names[0],
+            role="proba",
+            rule="probability_sum",
+            hint=f"each row must sum to 1 within {tol:g}; clfeval never renormalises silently",
+        )
 
 
 def _present(engine: _Engine, ref: Any, column: str) -> list[Any]:

@@ -21,6 +21,7 @@ class Macro:
         False  # the score argument is per-class scores (columns, or a LIST), labels= needed
     )
     covers_y: bool = False  # (multiclass) every class of y needs a score column, as the curves
+    paired: bool = False  # two prediction columns of the same rows (clfeval.sql.compare...)
     column_options: tuple[str, ...] = ()  # options that name a column the macro reads (fold)
 
 
@@ -29,6 +30,7 @@ _DECIDE = ("prevalence",)  # a number in (0, 1): the metrics at that share of po
 _COSTS = ("cost_fp", "cost_fn", "benefit_tp", "benefit_tn")
 _CURVE = ("group_cols", "weight_col", "pos_label")
 _PER_CLASS = ("group_cols", "weight_col", "labels")
+_SIX = ("accuracy", "balanced_accuracy", "precision", "recall", "f1", "mcc")
 _RATES = (
     "threshold", "tp", "fp", "fn", "tn", "precision", "recall", "specificity", "fpr", "npv",
     "f1", "fbeta", "accuracy", "balanced_accuracy", "mcc", "youden_j",
@@ -126,6 +128,49 @@ TABLE_MACROS: dict[str, Macro] = {
         (*_CURVE, "n_bins", "strategy"),
         ("bin", "mean_predicted", "fraction_positive", "count"),
         probability=True,
+    ),
+    # uncertainty (sql/70_uncertainty.sql): the Poisson bootstrap, DeLong, paired tests
+    "clf_bootstrap": Macro(
+        ("y", "yhat"),
+        (*_LABEL, "average", "pos_label", "zero_division", "n_boot", "seed"),
+        ("replicate", *_SIX),
+    ),
+    "clf_bootstrap_scores": Macro(
+        ("y", "score"),
+        (*_CURVE, "n_boot", "seed"),
+        ("replicate", "auroc", "average_precision", "log_loss", "brier"),
+    ),
+    "clf_metrics_ci": Macro(
+        ("y", "yhat"),
+        (*_LABEL, "average", "pos_label", "zero_division", "level", "n_boot", "seed"),
+        (
+            *(c for m in _SIX for c in (m, f"{m}_lo", f"{m}_hi")),
+            *(f"{m}_n_undefined" for m in _SIX),
+        ),
+    ),
+    "clf_auroc_ci": Macro(
+        ("y", "score"), (*_CURVE, "level"), ("auroc", "auroc_lo", "auroc_hi", "se")
+    ),
+    # paired: two prediction columns of the same rows (clfeval.sql.compare_auroc, compare)
+    "clf_compare_auroc": Macro(
+        ("y", "score", "score_b"),
+        (*_CURVE, "level"),
+        ("auroc_a", "auroc_b", "diff", "diff_lo", "diff_hi", "se", "z", "p_value"),
+        paired=True,
+    ),
+    "clf_compare": Macro(
+        ("y", "yhat", "yhat_b"),
+        (*_LABEL, "average", "pos_label", "zero_division", "level", "n_boot", "seed"),
+        (
+            "n_a_only",
+            "n_b_only",
+            "mcnemar_statistic",
+            "mcnemar_p_value",
+            "mcnemar_method",
+            *(f"{m}{s}" for m in _SIX for s in ("_a", "_b", "_diff", "_diff_lo", "_diff_hi")),
+            *(f"{m}_diff_n_undefined" for m in _SIX),
+        ),
+        paired=True,
     ),
 }
 

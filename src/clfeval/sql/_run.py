@@ -14,6 +14,7 @@ import re
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 import duckdb
@@ -27,6 +28,12 @@ from clfeval.sql._source import By, Call, Data, Source, bind_labels, check_class
 
 _LABEL_OUTPUTS = ("actual", "predicted", "label")
 MACRO_AVERAGES = ("binary", "micro", "macro", "weighted")
+_AVERAGED = (
+    "clf_metrics",
+    "clf_metrics_ci",
+    "clf_bootstrap",
+    "clf_cv_summary",
+)  # pos_label: binary
 
 
 def check_values(
@@ -57,6 +64,9 @@ def check_values(
             "'ovr' is one-vs-rest, 'ovo' is Hand & Till's one-vs-one",
         ),
         "n_bins": _options.n_bins,
+        "n_boot": _options.n_boot,
+        "seed": _options.seed,
+        "level": lambda v: _options.level("level", v),
         "thresholds": _options.threshold_grid,
         "ddof": _options.ddof,
         "fold": lambda v: _options.column_name("fold", v),
@@ -133,6 +143,7 @@ _CHECK = re.compile(
     re.S,
 )
 _RULES = {
+    "non-integral value(s)": "frequency_weight",
     "NaN value(s)": "nan",
     "infinite value(s)": "inf",
     "negative value(s)": "negative_weight",
@@ -332,6 +343,7 @@ def table_macro(
     con: duckdb.DuckDBPyConnection | None = None,
     missing: str = "raise",
     nonfinite: str = "raise",
+    check_probability: bool = False,
     **params: Any,
 ) -> pl.DataFrame:
     """Run the table macro ``name`` on ``data`` and return its result as a Polars frame.
@@ -349,6 +361,8 @@ def table_macro(
     1.0
     """
     spec = spec_of(TABLE_MACROS, name, "table")
+    if check_probability:  # the score is read as a probability too (log loss, Brier)
+        spec = replace(spec, probability=True)
     scores = None
     if spec.multiclass and len(columns) == 2:
         scores = per_class_columns(columns[1], params.get("labels"), name)
@@ -380,7 +394,7 @@ def table_macro(
             hint="for averages at a target class distribution use "
             "clfeval.metrics(..., prevalence={class: share})",
         )
-    if name == "clf_metrics" and params.get("average", "binary") != "binary":
+    if name in _AVERAGED and params.get("average", "binary") != "binary":
         # pos_label matters only for 'binary'; dropping it keeps string labels away from the
         # integer default
         params.pop("pos_label", None)
@@ -403,7 +417,8 @@ def table_macro(
         args += [f"{p} := $p_{p}" for p in options]
         # only fixed identifiers (the macro and parameter names checked above) reach the text
         out = fetch(c, f"SELECT * FROM {name}({', '.join(args)})", binds, name)
-        return finish(out, src, by, excluded=name == "clf_metrics", label_dtype=spec.multiclass)
+        excluded = name in ("clf_metrics", "clf_metrics_ci")
+        return finish(out, src, by, excluded=excluded, label_dtype=spec.multiclass)
 
 
 def aggregate(

@@ -155,6 +155,9 @@ def metrics(
     con: duckdb.DuckDBPyConnection | None = None,
     missing: str = "raise",
     nonfinite: str = "raise",
+    ci: float | None = None,
+    n_boot: int = 1_000,
+    seed: int = 0,
 ) -> pl.DataFrame:
     """metrics: one row per group, one column per label metric, as ``clfeval.metrics``.
 
@@ -167,6 +170,11 @@ def metrics(
     'binary': the metrics at that share of pos_label, after ``prevalence`` and
     ``target_prevalence``). The data is checked as on the Polars front door.
     Returns the group columns (then ``n_excluded`` with a drop option), then the metrics.
+
+    With ``ci=0.95``, ``clf_metrics_ci``: each metric then ``<metric>_lo``, ``<metric>_hi``
+    (percentile intervals of ``n_boot`` Poisson bootstrap replicates, the draws of
+    ``clfeval.metrics(..., ci=)`` for the same ``seed``) and the ``<metric>_n_undefined``
+    counts last; it covers the default six metrics.
     """
     labels = _options.labels(labels)
     _options.average(average, ("binary", "micro", "macro", "weighted"))
@@ -194,6 +202,11 @@ def metrics(
         # as clfeval.metrics: average and pos_label only matter to the averaged ratios, so
         # kappa or mcc alone are not refused on more than two classes
         average = "macro"
+    if ci is not None:
+        return _metrics_ci(data, y, yhat, names, ci, n_boot, seed, by, weight, con, missing,
+                           nonfinite, average=average, pos_label=pos_label, labels=labels,
+                           zero_division=zero_division, beta=beta, kappa_weights=kappa_weights,
+                           adjusted=adjusted)  # fmt: skip
     out = table_macro(
         "clf_metrics", data, y, yhat, con=con, missing=missing, nonfinite=nonfinite,
         group_cols=by, weight_col=weight, average=average, pos_label=pos_label,
@@ -201,6 +214,36 @@ def metrics(
         **({"labels": labels} if labels is not None else {}), **shift,
     )  # fmt: skip
     return out.select(pl.exclude(_LABEL_METRICS), *names)
+
+
+def _metrics_ci(
+    data: Data, y: str, yhat: str, names: list[str], ci: float, n_boot: int, seed: int,
+    by: By, weight: str | None, con: Any, missing: str, nonfinite: str, **options: Any,
+) -> pl.DataFrame:  # fmt: skip
+    """``clf_metrics_ci``: the default six metrics with their intervals, as ``ce.metrics``."""
+    level = _options.level("ci", ci)
+    covered = _metrics.default_set("label")
+    outside = [n for n in names if n not in covered]
+    changed = [k for k in ("beta", "kappa_weights", "adjusted")
+               if options[k] != _options.DEFAULTS.get(k, 1.0 if k == "beta" else None)]  # fmt: skip
+    if outside or changed:
+        raise InputError(
+            f"ci= covers {list(covered)!r} in clfeval.sql.metrics, not {(outside or changed)!r}",
+            role="ci",
+            rule="option",
+            hint="clfeval.metrics(..., ci=) draws intervals for every label metric",
+        )
+    labels = options.pop("labels")
+    for k in ("beta", "kappa_weights", "adjusted"):
+        options.pop(k)
+    out = table_macro(
+        "clf_metrics_ci", data, y, yhat, con=con, missing=missing, nonfinite=nonfinite,
+        group_cols=by, weight_col=weight, level=level, n_boot=n_boot, seed=seed, **options,
+        **({"labels": labels} if labels is not None else {}),
+    )  # fmt: skip
+    keep = [c for n in names for c in (n, f"{n}_lo", f"{n}_hi")]
+    dropped = [c for n in covered for c in (n, f"{n}_lo", f"{n}_hi", f"{n}_n_undefined")]
+    return out.select(pl.exclude(dropped), *keep, *[f"{n}_n_undefined" for n in names])
 
 
 def _is_per_class(score: Any, labels: Any) -> bool:

@@ -282,38 +282,49 @@ def roles_read(
     cap: str,
     y: str,
     yhat: str | None,
-    score: str | None,
-    proba: str | None,
+    score: Any,
+    proba: Any,
     weight: str | None,
     options: dict[str, Any],
-) -> tuple[dict[str, str], bool]:
-    """(role -> column, whether a probability is read) for one call of ``query``, so the
-    front door checks exactly the columns the SQL reads."""
+) -> tuple[dict[str, str], bool, dict[Any, str] | None]:
+    """(role -> column, whether a probability is read, the per-class score columns or None)
+    for one call of ``query``, so the front door checks exactly the columns the SQL reads.
+    Roles are named as the Polars front door names them (``score``, ``proba[a]``...)."""
+    labels = _options.labels(options.get("labels"))
+    score, proba = _scores(score, labels, "score"), _scores(proba, labels, "proba")
     roles = {"y": y}
     probability = cap in _PROB
     if cap in _LABEL:
         roles["yhat"] = _need(yhat, "yhat", cap)
-    elif cap == "metrics":
+    elif cap in _PROB and proba is None:  # the role is named after the keyword the caller used
+        roles["score"] = _need(score, "proba", cap)  # type: ignore[assignment]
+    elif cap in _PROB:
+        roles["proba"] = proba  # type: ignore[assignment]
+    elif cap != "metrics":
+        roles["score"] = _need(score if score is not None else proba, "score", cap)  # type: ignore[assignment]
+    if cap in ("metrics", "auroc", "average_precision", "log_loss", "brier"):
         ranking = score if score is not None else proba
-        chosen = _metric_list(options.get("metrics"), yhat, ranking)
-        if yhat is not None and any(m in LABEL_METRICS for m in chosen):
+        single = None if cap == "metrics" else [cap]
+        chosen = _metric_list(options.get("metrics", single), yhat, ranking)
+        if cap == "metrics" and yhat is not None and any(m in LABEL_METRICS for m in chosen):
             roles["yhat"] = yhat
         ranked = any(m in ("auroc", "average_precision") for m in chosen)
         probability = any(m in ("log_loss", "brier") for m in chosen)
-        if score is not None and (ranked or (probability and proba is None)):
-            roles["score"] = score
-        if proba is not None and (probability or (ranked and score is None)):
-            roles["proba"] = proba
-    elif cap in _PROB:  # the role is named after the keyword the caller used
-        if proba is not None:
-            roles["proba"] = proba
-        else:
-            roles["score"] = _need(score, "proba", cap)
-    else:
-        roles["score"] = _need(score if score is not None else proba, "score", cap)
+        roles = {r: c for r, c in roles.items() if r in ("y", "yhat")}
+        for name, value, used in (
+            ("score", score, ranked or (probability and proba is None)),
+            ("proba", proba, probability or (ranked and score is None)),
+        ):
+            if value is None or not used:
+                continue
+            if isinstance(value, str):
+                roles[name] = value
+            else:
+                roles |= {f"{name}[{k}]": c for k, c in value.items()}
     if weight is not None:
         roles["weight"] = weight
-    return roles, probability
+    per_class = next((v for v in (score, proba) if isinstance(v, dict)), None)
+    return roles, probability, per_class
 
 
 def binary_labels(cap: str, options: dict[str, Any]) -> bool:

@@ -139,6 +139,48 @@ def rows_query(p: Plan, schema: pl.Schema, table: exp.Table, dialect: str, i: in
     return q.sql(dialect=dialect, identify=True)
 
 
+def sums_query(
+    p: Plan, schema: pl.Schema, table: exp.Table, dialect: str, columns: list[str], tol: float
+) -> str:
+    """Rows of per-class probabilities whose sum is off 1 by more than ``tol`` (on the kept
+    rows): ``n``, the first worst row ``i`` (0-based, scan order) and its sum ``s``."""
+    _, _, keep = masks(p, schema)
+    total = _dbl(_c(columns[0]))
+    for c in columns[1:]:
+        total = total + _dbl(_c(c))
+    gap = exp.Abs(this=exp.Paren(this=total.copy() - exp.Literal.number(1)))
+    order = None
+    if dialect == "spark":
+        order = exp.Order(expressions=[exp.Ordered(this=exp.func("monotonically_increasing_id"))])
+    row = exp.Window(this=exp.RowNumber(), over="OVER", order=order) - _n(1)
+    inner = exp.select(
+        exp.alias_(row, "_clf_row"),
+        exp.alias_(_case((keep, gap)), "_clf_gap"),
+        exp.alias_(total, "_clf_sum"),
+    ).from_(table.copy())
+    ranked = exp.select(
+        "*",
+        exp.alias_(
+            exp.Window(
+                this=exp.RowNumber(),
+                over="OVER",
+                order=exp.Order(expressions=[
+                    exp.Ordered(this=_c("_clf_gap"), desc=True, nulls_first=False),
+                    exp.Ordered(this=_c("_clf_row")),
+                ]),
+            ),
+            "_clf_rank",
+        ),
+    ).from_(inner.subquery("_clf_rows"))  # fmt: skip
+    bad = _c("_clf_gap") > exp.Literal.number(repr(float(tol)))
+    q = exp.select(
+        exp.alias_(_count(bad), "n"),
+        exp.alias_(exp.Max(this=_case((_c("_clf_rank").eq(_n(1)), _c("_clf_row")))), "i"),
+        exp.alias_(exp.Max(this=_case((_c("_clf_rank").eq(_n(1)), _c("_clf_sum")))), "s"),
+    ).from_(ranked.subquery("_clf_ranked"))
+    return q.sql(dialect=dialect, identify=True)
+
+
 def present_query(p: Plan, schema: pl.Schema, table: exp.Table, dialect: str) -> str:
     """The first ten sorted classes of y on the kept rows."""
     _, _, keep = masks(p, schema)

@@ -6,7 +6,8 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from clfeval._chart_data import (
+from clfeval.charts._base import titled
+from clfeval.charts._data import (
     MAX_CLASSES,
     as_text,
     fold_note,
@@ -27,22 +28,21 @@ if TYPE_CHECKING:
 def confusion_matrix(
     matrix: pl.DataFrame | pl.LazyFrame,
     *,
-    pooled: str | None = None,
     title: str = "Confusion matrix",
 ) -> alt.LayerChart | alt.FacetChart:
     """Heatmap of a ``confusion_matrix`` frame: actual class on rows, predicted on columns,
     both in the frame's label order.
 
-    Cells show the ``count`` or, for a normalized frame, the ``value`` as a percentage;
-    a count's tooltip adds its share of the actual class (its row). Cell text is left
-    out when the cells get too small for it (over ~32 classes). Groups sit side by side.
+    Cells show the ``count`` or, for a normalized frame, the ``value`` as a percentage. The
+    colour is the cell's share of its actual class (its row; the ``value`` itself when
+    normalized), so a rare class's mistakes read as clearly as a common one's; the tooltip
+    gives both. Cell text is left out when the cells get too small for it (over ~32
+    classes). Groups sit side by side.
 
     Over ``MAX_CLASSES + 1`` classes, the ``MAX_CLASSES`` most frequent actual classes are
     drawn and the others pooled into one row and column "other (n classes)"; a normalized
     frame has no counts to rank or pool by, so it keeps its first ``MAX_CLASSES`` classes
     and leaves the other cells out. At most ``MAX_SERIES`` groups, the largest, are drawn.
-    ``pooled`` names a class that stands for several (such an "other"): its cells do not
-    set the colour scale, so they cannot wash out the others.
     """
     import altair as alt
 
@@ -60,18 +60,13 @@ def confusion_matrix(
     raw, group_note = limit(raw, keys, size=pl.col(value).sum() if value == "count" else None)
     raw = raw.with_columns(as_text(pl.col("actual")), as_text(pl.col("predicted")))
     order = pl.concat([raw["actual"], raw["predicted"]]).unique(maintain_order=True).to_list()
-    raw, order, class_note, other = _fold_classes(raw, order, value)
-    pooled = other if other is not None else pooled
-    # the colours span the classes shown by name: a pooled "other" cell, often the largest,
-    # would wash them out, so it is clamped to the darkest colour instead
-    named = raw
-    if pooled is not None:
-        named = raw.filter((pl.col("actual") != pooled) & (pl.col("predicted") != pooled))
-    top = float(named[value].max() or raw[value].max() or 1)  # type: ignore[arg-type]
+    raw, order, class_note, _ = _fold_classes(raw, order, value)
     share = pl.col(value) / pl.col(value).sum().over("series", "actual")
-    raw = raw.with_columns(share=share, dark=pl.col(value) > 0.55 * top)
-    step = max(12, min(60, 640 // len(order)))
+    raw = raw.with_columns(share=share if value == "count" else pl.col(value).cast(pl.Float64))
+    raw = raw.with_columns(dark=pl.col("share") > 0.55)
+    step = max(12, min(80, 640 // len(order)))
     fmt = ",~g" if value == "count" else ".1%"
+    cell_fmt = ("~s" if step < 44 else fmt) if value == "count" else ".0%" if step < 44 else fmt
     angle = -45 if len(order) > 8 or max(map(len, order)) > 6 else 0
     tips = [
         alt.Tooltip("actual:N", title="Actual"),
@@ -90,28 +85,34 @@ def confusion_matrix(
         alt.Y("actual:O", sort=order, title="Actual class", axis=alt.Axis(labelLimit=120)),
         tooltip=[alt.Tooltip("series:N", title=" · ".join(keys)), *tips] if keys else tips,
     )
-    scale = alt.Scale(scheme="blues", domain=[0, top if value == "count" else 1], clamp=True)
+    scale = alt.Scale(scheme="blues", domain=[0, 1], clamp=True)
+    legend = alt.Legend(
+        title="Share of the actual class", format="%", orient="right", gradientLength=120
+    )
     layers: list[Any] = [
-        base.mark_rect(stroke="white", strokeWidth=1).encode(
-            alt.Color(f"{value}:Q", scale=scale, title=value.capitalize())
+        base.mark_rect(stroke="#ffffff", strokeWidth=1).encode(
+            alt.Color("share:Q", scale=scale, legend=legend)
         )
     ]
     if step >= 20:
         ink = alt.condition("datum.dark", alt.value("white"), alt.value("#222222"))
-        text = base.mark_text(fontSize=13 if step >= 44 else 11 if step >= 30 else 8)
-        layers.append(text.encode(alt.Text(f"{value}:Q", format=fmt), color=ink))
+        text = base.mark_text(
+            fontSize=14 if step >= 60 else 13 if step >= 44 else 11 if step >= 30 else 8
+        )
+        layers.append(text.encode(alt.Text(f"{value}:Q", format=cell_fmt), color=ink))
     chart = alt.layer(*layers, data=inline(raw)).properties(
         width=alt.Step(step), height=alt.Step(step)
     )
     notes = [class_note, group_note]
+    lines = ["Rows: actual class; columns: predicted; colour: share of the row"]
     if not keys:
-        return noted(chart.properties(title=title), notes)
+        return noted(chart.properties(title=titled(title, lines), description=title), notes)
+    header = alt.Header(labelFontWeight="bold", labelLimit=300)
     return noted(
         chart.facet(
-            facet=alt.Facet("series:N", sort=labels(raw), title=" · ".join(keys)),
+            facet=alt.Facet("series:N", sort=labels(raw), title=None, header=header),
             columns=3,
-            title=title,
-        ),
+        ).properties(title=titled(title, lines), description=title),
         notes,
     )
 

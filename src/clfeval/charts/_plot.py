@@ -7,30 +7,67 @@ from typing import Any
 
 import polars as pl
 
-from clfeval import _options
-from clfeval._chart_data import (
+from clfeval import (
+    _counts,
+    _curves,
+    _metric_table,
+    _options,
+    _prob,
+    _score,
+    _thresholds,
+)
+from clfeval._models import MODEL
+from clfeval._validate import prepare
+from clfeval.charts._base import fitted
+from clfeval.charts._calibration import calibration as calibration_chart
+from clfeval.charts._compare import compare as compare_chart
+from clfeval.charts._confusion import confusion_matrix as confusion_matrix_chart
+from clfeval.charts._curves import det as det_chart
+from clfeval.charts._curves import gain as gain_chart
+from clfeval.charts._curves import lift as lift_chart
+from clfeval.charts._curves import pr as pr_chart
+from clfeval.charts._curves import roc as roc_chart
+from clfeval.charts._data import (
     MAX_BINS,
     MAX_POINTS,
     MAX_SERIES,
     SIZE_COLUMN,
-    _fold_data,
-    _per_group,
     check_threshold,
+    fold_note,
     noted,
-    score_histogram,
+    other_name,
     top_classes,
 )
-from clfeval._models import MODEL
-from clfeval._plot_decide import DecidePlots
+from clfeval.charts._decide import cost as cost_chart
+from clfeval.charts._explorer import explorer as explorer_chart
+from clfeval.charts._plot_decide import DecidePlots
+from clfeval.charts._plot_intervals import IntervalPlots
+from clfeval.charts._scores import score_histogram
+from clfeval.charts._scores import scores as scores_chart
+from clfeval.charts._thresholds import thresholds as thresholds_chart
 
 
-def alt_vconcat(*charts: Any) -> Any:
+def _stacked(*charts: Any) -> Any:
+    """Charts one under the other: their notes and the views a page sizes move up to the
+    concatenation (Altair refuses ``usermeta`` on a chart inside a ``vconcat``)."""
     import altair as alt
 
-    return alt.vconcat(*charts)
+    notes: list[str] = []
+    views: list[tuple[Sequence[str | int], float | None]] = []
+    parts = []
+    for i, chart in enumerate(charts):
+        meta = chart.usermeta.get("clfeval", {}) if isinstance(chart.usermeta, dict) else {}
+        notes += meta.get("notes", [])
+        for view in meta.get("fit", {}).get("views", []):
+            views.append((("vconcat", i, *view["path"]), view["aspect"]))
+        part = chart.copy()
+        part.usermeta = alt.Undefined
+        parts.append(part)
+    both = fitted(alt.vconcat(*parts, spacing=18), views, largest=1100)
+    return noted(both, list(dict.fromkeys(notes)))
 
 
-class PlotNamespace(DecidePlots):
+class PlotNamespace(IntervalPlots, DecidePlots):
     """Altair charts of a frame: ``df.clf.plot.roc("y", "p")``.
 
     Each method computes the clfeval frame (``clfeval.roc_curve``, ...) with the same
@@ -86,13 +123,11 @@ class PlotNamespace(DecidePlots):
         missing: Any = "raise",
     ) -> Any:
         """Heatmap of :func:`clfeval.confusion_matrix`; see :func:`clfeval.charts.confusion_matrix`."""
-        import clfeval
-        from clfeval import charts
 
         # the one-vs-rest counts check the data and give each class's support, linear in
         # classes; the full matrix has every pair of classes, so over MAX_CLASSES + 1 classes
         # it is computed on the data with the rarer classes relabelled as one "other"
-        table = clfeval.counts(
+        table = _counts.counts(
             self._df, y, yhat, labels=labels, by=by, weight=weight, missing=missing
         )
         table = table.collect() if isinstance(table, pl.LazyFrame) else table
@@ -100,13 +135,12 @@ class PlotNamespace(DecidePlots):
         if labels is None:
             support = support.sort("label", nulls_last=True)
         top = top_classes(support)
-        data, note, pooled = self._df, None, None
+        data, note = self._df, None
         if top is not None:
-            data, labels, note = _fold_data(
+            data, labels, note = fold_data(
                 data, y, yhat, table.schema["label"], top, support.height
             )
-            pooled = labels[-1]
-        frame = clfeval.confusion_matrix(
+        frame = _counts.confusion_matrix(
             data,
             y,
             yhat,
@@ -116,7 +150,7 @@ class PlotNamespace(DecidePlots):
             weight=weight,
             missing=missing,
         )
-        chart = charts.confusion_matrix(self._sized(frame, y, by, weight), pooled=pooled)
+        chart = confusion_matrix_chart(self._sized(frame, y, by, weight))
         return noted(chart, [note])
 
     def roc(
@@ -129,17 +163,20 @@ class PlotNamespace(DecidePlots):
         max_points: int = MAX_POINTS,
         labels: Sequence[Any] | None = None,
         models: Any = None,
+        ci: float | None = None,
+        n_boot: int = 1_000,
+        seed: int = 0,
         by: Any = None,
         weight: str | None = None,
         missing: Any = "raise",
         nonfinite: Any = "raise",
     ) -> Any:
         """ROC curve of :func:`clfeval.roc_curve`, AUROC from :func:`clfeval.auroc` in the legend
-        (binary) or the curve's area (one-vs-rest); see :func:`clfeval.charts.roc`."""
-        import clfeval
-        from clfeval import charts
+        (binary) or the curve's area (one-vs-rest); see :func:`clfeval.charts.roc`. ``ci=0.95``
+        shades the pointwise percentile band of ``n_boot`` Poisson bootstrap replicates (TPR
+        at 51 false positive rates; binary score, ``by`` groups)."""
 
-        curve = clfeval.roc_curve(
+        curve = _curves.roc_curve(
             self._df,
             y,
             score,
@@ -154,10 +191,15 @@ class PlotNamespace(DecidePlots):
         )
         area = None
         if isinstance(score, str) and labels is None:  # binary: the metric of the rows
-            expr = clfeval.auroc(y, score, pos_label=pos_label, weight=weight)
-            area = _per_group(self._usable(score, nonfinite), expr, by, "auroc")
+            expr = _score.auroc(y, score, pos_label=pos_label, weight=weight)
+            area = per_group(self._usable(score, nonfinite), expr, by, "auroc")
         curve = self._sized(curve, y, by, weight)
-        return charts.roc(curve, auroc=area, threshold=threshold, max_points=max_points)
+        band = None
+        if ci is not None:
+            band = self._band(
+                y, score, ci, n_boot, seed, pos_label, models, by, weight, missing, nonfinite
+            )
+        return roc_chart(curve, auroc=area, threshold=threshold, max_points=max_points, band=band)
 
     def pr(
         self,
@@ -176,10 +218,8 @@ class PlotNamespace(DecidePlots):
     ) -> Any:
         """Precision-recall curve of :func:`clfeval.pr_curve`, average precision from
         :func:`clfeval.average_precision` in the legend; see :func:`clfeval.charts.pr`."""
-        import clfeval
-        from clfeval import charts
 
-        curve = clfeval.pr_curve(
+        curve = _curves.pr_curve(
             self._df,
             y,
             score,
@@ -193,10 +233,10 @@ class PlotNamespace(DecidePlots):
         )
         ap = None
         if isinstance(score, str) and labels is None:  # binary: the metric of the rows
-            expr = clfeval.average_precision(y, score, pos_label=pos_label, weight=weight)
-            ap = _per_group(self._usable(score, nonfinite), expr, by, "average_precision")
+            expr = _score.average_precision(y, score, pos_label=pos_label, weight=weight)
+            ap = per_group(self._usable(score, nonfinite), expr, by, "average_precision")
         curve = self._sized(curve, y, by, weight)
-        return charts.pr(curve, average_precision=ap, threshold=threshold, max_points=max_points)
+        return pr_chart(curve, average_precision=ap, threshold=threshold, max_points=max_points)
 
     def det(
         self,
@@ -213,10 +253,8 @@ class PlotNamespace(DecidePlots):
         nonfinite: Any = "raise",
     ) -> Any:
         """DET curve of :func:`clfeval.det_curve`; see :func:`clfeval.charts.det`."""
-        import clfeval
-        from clfeval import charts
 
-        curve = clfeval.det_curve(
+        curve = _curves.det_curve(
             self._df,
             y,
             score,
@@ -228,7 +266,7 @@ class PlotNamespace(DecidePlots):
             missing=missing,
             nonfinite=nonfinite,
         )
-        return charts.det(self._sized(curve, y, by, weight), max_points=max_points)
+        return det_chart(self._sized(curve, y, by, weight), max_points=max_points)
 
     def thresholds(
         self,
@@ -255,8 +293,6 @@ class PlotNamespace(DecidePlots):
         :func:`clfeval.charts.thresholds`. With ``cost_fp`` and ``cost_fn``, the expected cost
         curve below it, its minimum and the calibrated optimum marked
         (:func:`clfeval.charts.cost`); ``prevalence``: both at that target."""
-        import clfeval
-        from clfeval import charts
 
         decision = {
             "prevalence": prevalence,
@@ -274,18 +310,15 @@ class PlotNamespace(DecidePlots):
             "missing": missing,
             "nonfinite": nonfinite,
         }
-        table = clfeval.thresholds(self._df, y, score, **decision, **common)
+        table = _thresholds.thresholds(self._df, y, score, **decision, **common)
         table = self._sized(table, y, by, weight)
-        chart = charts.thresholds(
-            table, metrics=metrics, threshold=threshold, max_points=max_points
-        )
+        chart = thresholds_chart(table, metrics=metrics, threshold=threshold, max_points=max_points)
         if cost_fp is None and cost_fn is None:
             return chart
-        best = clfeval.best_threshold(self._df, y, score, metric="cost", **decision, **common)
+        best = _thresholds.best_threshold(self._df, y, score, metric="cost", **decision, **common)
         best = best.collect() if isinstance(best, pl.LazyFrame) else best
         calibrated = best.select(pl.exclude("threshold", "expected_cost", "tp", "fp", "fn", "tn"))
-        costs = charts.cost(table, calibrated=calibrated, max_points=max_points)
-        return alt_vconcat(chart, costs)
+        return _stacked(chart, cost_chart(table, calibrated=calibrated, max_points=max_points))
 
     def calibration(
         self,
@@ -304,11 +337,9 @@ class PlotNamespace(DecidePlots):
     ) -> Any:
         """Reliability diagram of :func:`clfeval.calibration`, ECE from :func:`clfeval.ece`
         for uniform bins; see :func:`clfeval.charts.calibration`."""
-        import clfeval
-        from clfeval import charts
 
         n_bins = _options.n_bins(n_bins)  # 1 to 1,000: the chart's rows are bounded
-        frame = clfeval.calibration(
+        frame = _prob.calibration(
             self._df,
             y,
             proba,
@@ -326,9 +357,9 @@ class PlotNamespace(DecidePlots):
         if (
             strategy == "uniform" and models is None and isinstance(proba, str) and labels is None
         ):  # per model: the bins' own ECE
-            expr = clfeval.ece(y, proba, pos_label=pos_label, n_bins=n_bins, weight=weight)
-            ece = _per_group(self._usable(proba, nonfinite), expr, by, "ece")
-        return charts.calibration(self._sized(frame, y, by, weight), ece=ece)
+            expr = _prob.ece(y, proba, pos_label=pos_label, n_bins=n_bins, weight=weight)
+            ece = per_group(self._usable(proba, nonfinite), expr, by, "ece")
+        return calibration_chart(self._sized(frame, y, by, weight), ece=ece)
 
     def scores(
         self,
@@ -336,26 +367,26 @@ class PlotNamespace(DecidePlots):
         score: str,
         *,
         threshold: float | None = 0.5,
+        pos_label: Any = 1,
         n_bins: int = 40,
         by: Any = None,
         weight: str | None = None,
         missing: Any = "raise",
         nonfinite: Any = "raise",
     ) -> Any:
-        """Score histogram per actual class with the rule ``score >= threshold``, binned by
-        :func:`clfeval.charts.score_histogram` (``n_bins`` from 1 to 1,000).
+        """Score histogram per actual class with the rule ``score >= threshold`` (the class
+        ``pos_label`` drawn filled), binned by :func:`clfeval.charts.score_histogram`
+        (``n_bins`` from 1 to 1,000).
 
         The data gets the checks of every other chart: nulls raise unless
         ``missing="drop"``, NaN and infinite scores unless ``nonfinite="drop"``."""
-        from clfeval import charts
-        from clfeval._validate import prepare as checked
 
         _options.column_name("score", score)
         threshold = check_threshold(threshold)
         n_bins = _options.positive_int(
             "n_bins", n_bins, high=MAX_BINS, hint="n_bins is the number of score bins, e.g. 40"
         )
-        prep = checked(
+        prep = prepare(
             self._df,
             y=y,
             score=score,
@@ -366,7 +397,7 @@ class PlotNamespace(DecidePlots):
             classes=False,
         )
         hist = score_histogram(prep.frame, y, score, by=by, n_bins=n_bins, weight=weight)
-        return charts.scores(hist, threshold=threshold)
+        return scores_chart(hist, threshold=threshold, pos_label=pos_label)
 
     def gain(
         self,
@@ -383,10 +414,8 @@ class PlotNamespace(DecidePlots):
         nonfinite: Any = "raise",
     ) -> Any:
         """Cumulative gain of :func:`clfeval.gain_curve`; see :func:`clfeval.charts.gain`."""
-        import clfeval
-        from clfeval import charts
 
-        curve = clfeval.gain_curve(
+        curve = _curves.gain_curve(
             self._df,
             y,
             score,
@@ -398,7 +427,7 @@ class PlotNamespace(DecidePlots):
             missing=missing,
             nonfinite=nonfinite,
         )
-        return charts.gain(self._sized(curve, y, by, weight), max_points=max_points)
+        return gain_chart(self._sized(curve, y, by, weight), max_points=max_points)
 
     def lift(
         self,
@@ -415,10 +444,8 @@ class PlotNamespace(DecidePlots):
         nonfinite: Any = "raise",
     ) -> Any:
         """Lift of :func:`clfeval.lift_curve`; see :func:`clfeval.charts.lift`."""
-        import clfeval
-        from clfeval import charts
 
-        curve = clfeval.lift_curve(
+        curve = _curves.lift_curve(
             self._df,
             y,
             score,
@@ -430,7 +457,7 @@ class PlotNamespace(DecidePlots):
             missing=missing,
             nonfinite=nonfinite,
         )
-        return charts.lift(self._sized(curve, y, by, weight), max_points=max_points)
+        return lift_chart(self._sized(curve, y, by, weight), max_points=max_points)
 
     def compare(
         self,
@@ -443,16 +470,17 @@ class PlotNamespace(DecidePlots):
         metrics: Sequence[str] | None = None,
         average: Any = "binary",
         pos_label: Any = 1,
+        ci: float | None = None,
+        n_boot: int = 1_000,
+        seed: int = 0,
         weight: str | None = None,
         missing: Any = "raise",
         nonfinite: Any = "raise",
     ) -> Any:
         """Metrics of :func:`clfeval.metrics` per group (``by``: models, segments) as a dot
-        plot; see :func:`clfeval.charts.compare`."""
-        import clfeval
-        from clfeval import charts
-
-        table = clfeval.metrics(
+        plot; with ``ci=0.95`` a forest plot of the bootstrap intervals; see
+        :func:`clfeval.charts.compare`."""
+        table = _metric_table.metrics(
             self._df,
             y,
             yhat,
@@ -460,6 +488,9 @@ class PlotNamespace(DecidePlots):
             metrics=metrics,
             average=average,
             pos_label=pos_label,
+            ci=ci,
+            n_boot=n_boot,
+            seed=seed,
             models=models,
             by=by,
             weight=weight,
@@ -469,7 +500,7 @@ class PlotNamespace(DecidePlots):
         keys = by
         if models is not None:
             keys = [MODEL, *([by] if isinstance(by, str) else list(by or []))]
-        return charts.compare(self._sized(table, y, by, weight), by=keys, metrics=metrics)
+        return compare_chart(self._sized(table, y, by, weight), by=keys, metrics=metrics)
 
     def explorer(
         self,
@@ -486,10 +517,8 @@ class PlotNamespace(DecidePlots):
     ) -> Any:
         """Interactive threshold explorer over :func:`clfeval.thresholds`; see
         :func:`clfeval.charts.explorer`."""
-        import clfeval
-        from clfeval import charts
 
-        table = clfeval.thresholds(
+        table = _thresholds.thresholds(
             self._df,
             y,
             score,
@@ -500,4 +529,51 @@ class PlotNamespace(DecidePlots):
             nonfinite=nonfinite,
         )
         table = self._sized(table, y, by, weight)
-        return charts.explorer(table, threshold=threshold, max_points=max_points)
+        return explorer_chart(table, threshold=threshold, max_points=max_points)
+
+
+def per_group(
+    frame: pl.DataFrame | pl.LazyFrame, expr: pl.Expr, by: str | Sequence[str] | None, name: str
+) -> pl.DataFrame:
+    """``expr`` evaluated once per group (keys first, then ``name``), or once."""
+    keys = [by] if isinstance(by, str) else list(by or [])
+    lf = frame.lazy()
+    out = (
+        lf.group_by(keys, maintain_order=True).agg(expr.alias(name))
+        if keys
+        else lf.select(expr.alias(name))
+    )
+    return out.collect()
+
+
+def fold_data(
+    data: pl.DataFrame | pl.LazyFrame,
+    y: str,
+    yhat: str,
+    dtype: pl.DataType,
+    top: Sequence[Any],
+    n: int,
+) -> tuple[pl.DataFrame | pl.LazyFrame, list[str], str]:
+    """``data`` with ``y`` and ``yhat`` as text, every class but ``top`` renamed to one
+    "other" (nulls stay null), the labels to pass on, and the note saying so."""
+    shown = pl.Series(list(top), dtype=dtype).cast(pl.String).to_list()
+    other = other_name(n - len(shown), shown)
+
+    def fold(c: str) -> pl.Expr:
+        raw = pl.col(c)
+        bad = raw.is_null()
+        if data.collect_schema()[c].is_float():  # a NaN label is missing, as a null
+            bad = bad | raw.is_nan()
+        text = raw.cast(dtype, strict=False).cast(pl.String)  # classes are checked already
+        return (
+            pl.when(bad)
+            .then(pl.lit(None, pl.String))
+            .when(text.is_in(shown))
+            .then(text)
+            .otherwise(pl.lit(other))
+            .alias(c)
+        )
+
+    folded = data.with_columns([fold(c) for c in dict.fromkeys([y, yhat])])
+    note = fold_note(len(shown), n, other, "the row and column")
+    return folded, [*shown, other], note

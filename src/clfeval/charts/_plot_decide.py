@@ -1,6 +1,6 @@
-"""``df.clf.plot`` charts of decisions: a mixin of :class:`clfeval._plot.PlotNamespace`.
+"""``df.clf.plot`` charts of decisions: a mixin of :class:`clfeval.charts._plot.PlotNamespace`.
 
-Each method computes the clfeval frame and draws it with :mod:`clfeval.charts`.
+Each method computes the clfeval frame and draws it with :mod:`clfeval.charts._decide`.
 """
 
 from __future__ import annotations
@@ -10,6 +10,10 @@ from typing import Any
 
 import polars as pl
 
+from clfeval import _decide, _label, _options
+from clfeval.charts._data import check_threshold
+from clfeval.charts._decide import decision_curve as decision_chart
+from clfeval.charts._decide import prevalence as prevalence_chart
 from clfeval.exceptions import InputError
 
 
@@ -36,10 +40,6 @@ class DecidePlots:
         :func:`clfeval.prevalence_curve`: the predicted class ``yhat``, or ``score >=
         threshold``; a rule marks the data's own prevalence. See
         :func:`clfeval.charts.prevalence`."""
-        import clfeval
-        from clfeval import _options, charts
-        from clfeval._chart_data import check_threshold
-
         data = self._df
         if (yhat is None) == (score is None):
             raise InputError(
@@ -62,7 +62,7 @@ class DecidePlots:
             data = data.with_columns(said.cast(schema.get(y, pl.Int64)).alias(name))
             yhat = name
         assert yhat is not None
-        curve = clfeval.prevalence_curve(
+        curve = _decide.prevalence_curve(
             data,
             y,
             yhat,
@@ -72,11 +72,11 @@ class DecidePlots:
             weight=weight,
             missing=missing,
         )
-        share = clfeval.prevalence(y, pos_label=pos_label, weight=weight)  # checked by the curve
+        share = _label.prevalence(y, pos_label=pos_label, weight=weight)  # checked by the curve
         keys = [by] if isinstance(by, str) else list(by or [])
         rows = data.lazy().filter(pl.col(yhat).is_not_null())
         measured = rows.group_by(keys).agg(share) if keys else rows.select(share)
-        return charts.prevalence(curve, measured=measured.collect(), metrics=tuple(metrics))
+        return prevalence_chart(curve, measured=measured.collect(), metrics=tuple(metrics))
 
     def decision_curve(
         self,
@@ -94,10 +94,7 @@ class DecidePlots:
         """Net benefit of the model, treat all and treat none against the threshold
         probability, from :func:`clfeval.decision_curve`; see
         :func:`clfeval.charts.decision_curve`."""
-        import clfeval
-        from clfeval import charts
-
-        curve = clfeval.decision_curve(
+        curve = _decide.decision_curve(
             self._df,
             y,
             score,
@@ -109,4 +106,4 @@ class DecidePlots:
             missing=missing,
             nonfinite=nonfinite,
         )
-        return charts.decision_curve(curve)
+        return decision_chart(curve)
