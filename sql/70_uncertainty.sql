@@ -128,12 +128,17 @@ CREATE OR REPLACE MACRO _clf_poisson_cdf(lam) AS
             'fs': list_append(_clf_acc.fs, _clf_acc.f + _clf_acc.p * (lam / _clf_x.p))}).fs;
 
 -- The Poisson(lam) quantile of u = Phi(z) for lam >= 100: the Cornish-Fisher expansion to
--- order 1/lam with its continuity correction, rounded up from x - 1/2.
+-- order 1/lam with its continuity correction, rounded up from x - 1/2; an error above
+-- lam = 2^53, where a double no longer holds every whole count (clfeval._draws.check_means).
 CREATE OR REPLACE MACRO _clf_poisson_cf(z, lam) AS
-    CAST(greatest(ceil(lam + sqrt(lam) * z + (z * z - 1.0) / 6.0
-        - (z * z * z + 2.0 * z) / (72.0 * sqrt(lam))
-        + (3.0 * (z * z * z * z) + 7.0 * (z * z) - 16.0) / (810.0 * lam)
-        - 0.5), 0) AS BIGINT);
+    CASE WHEN lam > 9007199254740992.0 THEN error('clfeval: a cell of the count table weighs '
+            || 'more than 2^53 (its summed weights): the bootstrap draws whole Poisson counts, '
+            || 'exact in a double only up to 2^53; hint: rescale the weights')
+        ELSE CAST(greatest(ceil(lam + sqrt(lam) * z + (z * z - 1.0) / 6.0
+            - (z * z * z + 2.0 * z) / (72.0 * sqrt(lam))
+            + (3.0 * (z * z * z * z) + 7.0 * (z * z) - 16.0) / (810.0 * lam)
+            - 0.5), 0) AS BIGINT)
+    END;
 
 -- TRUE, or an error when n_boot is not a whole number from 1 to 100,000 or seed not one from
 -- 0 to 2^63 - 1 (clfeval._options.n_boot and seed).

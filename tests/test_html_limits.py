@@ -162,7 +162,18 @@ CALLS = {
         c["y"], c["yhat"], pos_label=c["pos"], **{"by": c["by"], **kw}
     ),
     "explorer": lambda p, c, **kw: p.explorer(c["y"], c["s"], pos_label=c["pos"], **kw),
+    "differences": lambda p, c, **kw: second_model(p, c).differences(
+        c["y"], [c["yhat"], f"{c['yhat']} b"], pos_label=c["pos"], n_boot=50, **kw
+    ),
 }
+
+
+def second_model(p, c):
+    """The namespace over its frame plus a model b: a copy of yhat (when yhat exists)."""
+    df = p._df
+    if c["yhat"] in df.collect_schema():
+        df = df.with_columns(pl.col(c["yhat"]).alias(f"{c['yhat']} b"))
+    return type(p)(df)
 COLUMNS = {"y": "y", "yhat": "yhat", "s": "s", "pos": 1, "by": "g"}
 
 
@@ -184,7 +195,8 @@ def test_five_hundred_groups_draw_the_twenty_largest(method, five_hundred_groups
     d = chart.to_dict()
     assert data_rows(d) <= CHART_ROWS
     names = {r["series"] for rows in d["datasets"].values() for r in rows if "series" in r}
-    series = {n.split(" (")[0] for n in names}  # legends add "(AUROC 0.9)" and the like
+    # legends add "(AUROC 0.9)" and the like; differences add " · b − a"
+    series = {n.split(" (")[0].split(" · ")[0] for n in names}
     assert len(series) <= MAX_SERIES
     largest = df.group_by("g").len().sort(["len", "g"], descending=[True, False])
     assert series <= set(largest["g"].head(MAX_SERIES))  # the largest groups, by rows
@@ -192,7 +204,8 @@ def test_five_hundred_groups_draw_the_twenty_largest(method, five_hundred_groups
         assert series == set(largest["g"].head(MAX_SERIES))
     n = df["g"].n_unique()
     (note,) = chart_notes(chart)
-    assert note.startswith(f"Showing the {len(series)} largest of {n} groups of g;")
+    # (the differences chart's series are groups · comparisons: "groups of g · comparison")
+    assert note.startswith(f"Showing the {len(series)} largest of {n} groups of g")
     title = d["title"]
     assert note in title["subtitle"]  # the chart itself says it, too (notebooks)
 
@@ -356,6 +369,7 @@ def base_frame(n: int = 300, seed: int = 2) -> pl.DataFrame:
 
 
 ALL = [*METHODS, "report_html"]
+LABEL_READERS = ("confusion_matrix", "compare", "differences")  # they read yhat, not the score
 
 
 def call(method, data, cols=COLUMNS, **kw):
@@ -388,7 +402,7 @@ def test_zero_rows_raise_input_error(method, lazy, grouped):
 @pytest.mark.parametrize("method", ALL)
 def test_all_null_scores_raise_or_draw(method):
     df = base_frame().with_columns(s=pl.lit(None, pl.Float64))
-    if method in ("confusion_matrix", "compare"):  # they do not read the score
+    if method in ("confusion_matrix", "compare", "differences"):  # no score read
         drawn(call(method, df))
         return
     with pytest.raises(ce.InputError) as err:
@@ -403,9 +417,9 @@ def test_all_null_scores_raise_or_draw(method):
 @pytest.mark.parametrize("method", ALL)
 def test_missing_column_is_named(method):
     for role in ("y", "yhat", "s"):
-        if role == "yhat" and method not in ("confusion_matrix", "compare", "report_html"):
+        if role == "yhat" and method not in LABEL_READERS + ("report_html",):
             continue
-        if role == "s" and method in ("confusion_matrix", "compare"):
+        if role == "s" and method in LABEL_READERS:
             continue
         cols = {**COLUMNS, role: "nope"}
         for data in (base_frame(), base_frame().lazy()):
@@ -438,6 +452,10 @@ def test_lazy_frames_draw_what_eager_frames_draw(method):
 @pytest.mark.parametrize("method", ALL)
 def test_huge_weights_draw_a_chart(method):
     df = base_frame().with_columns(w=pl.lit(1e300))  # finite, and so are their sums
+    if method == "differences":  # bootstrap draws are whole counts: exact up to 2**53
+        with pytest.raises(ce.InputError, match="weighs more than 2\\^53"):
+            call(method, df, weight="w")
+        return
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         d = drawn(call(method, df, weight="w"))

@@ -347,6 +347,19 @@ def test_spark_dataframe_in_equals_polars(spark) -> None:
         same(got, fn(df), by if name not in ("thresholds", "calibration") else [], name)
     assert str(ce.report(sdf, "y", "yhat", by="g2")) == str(ce.report(df, "y", "yhat", by="g2"))
     assert str(ce.report(sdf, "y", "yhat", digits=4)) == str(ce.report(df, "y", "yhat", digits=4))
+    binary = frame(seed=12, n=80, k=2, text=True).with_columns(
+        pl.when(pl.int_range(pl.len()) == 5).then(None).otherwise(pl.col("s")).alias("s")
+    )
+    sbinary = spark.createDataFrame(binary.to_arrow())
+    for kw in ({"score": "s", "by": "g2", "missing": "drop", "pos_label": "ant"}, {"score": "s", "weight": "w",
+               "missing": "drop", "pos_label": "bee"}):  # fmt: skip
+        want = ce.report(binary, "y", "yhat", **kw)
+        got = ce.report(sbinary, "y", "yhat", **kw)
+        assert str(got) == str(want), kw  # the score lines and the baselines too
+        if isinstance(want.n_excluded, pl.DataFrame):
+            same(got.n_excluded, want.n_excluded, ["g2"], "n_excluded")
+        else:
+            assert got.n_excluded == want.n_excluded
     bad = spark.createDataFrame(
         pl.DataFrame(
             {"y": [0, 1, 1], "yt": ["0", "1", "1"], "s": [0.2, 1.4, 0.7], "w": [1.0, -1.0, 1.0]}

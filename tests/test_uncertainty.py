@@ -457,6 +457,14 @@ def test_compare_differences_are_paired(binary):
         ),
         (lambda f, df: f.compare(df, "y", ["yhat"]), "names fewer than 2 columns"),
         (lambda f, df: f.compare(df, "y", ["yhat", "yhat"], n_boot=-3), "lists a column twice"),
+        (lambda f, df: f.compare(df, "y", ["yhat", "y"]), "lists the truth column 'y'"),
+        (
+            lambda f, df: f.metrics(
+                df.with_columns(w=pl.lit(1e300)), "y", "yhat", weight="w", ci=0.9, n_boot=20
+            ),
+            r"weighs more than 2\^53",
+        ),
+        (lambda f, df: f.compare_auroc(df, "y", ["y", "score"]), "lists the truth column 'y'"),
     ],
 )
 def test_bad_input_is_one_input_error_on_every_surface(binary, call, message):

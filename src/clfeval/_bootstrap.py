@@ -108,6 +108,7 @@ def run(
     result is collected, on the collected count table)."""
 
     def batches(table: pl.DataFrame) -> pl.DataFrame:
+        _draws.check_means(table)
         per = max(1, BUDGET // max(1, table.height))
         lf = table.lazy()
         parts = [

@@ -31,7 +31,7 @@ from clfeval._draws import REP
 from clfeval._frames import as_polars
 from clfeval._metric_table import AVERAGED, LABEL_DEFAULT, LABEL_METRICS, group_eval, label_parts
 from clfeval._normal import p_value
-from clfeval._schema import label_dtype
+from clfeval._schema import check_class_value, label_dtype
 from clfeval._validate import Frame, check_pos_label, prepare
 from clfeval.exceptions import InputError
 
@@ -146,7 +146,7 @@ def compare(
     (0, 3, 0.25, 0.5)
     """
     data = as_polars(data)
-    names_in = _options.compared("yhat", yhat)
+    names_in = _options.compared("yhat", yhat, y)
     level = _options.level("level", level)
     n_boot, seed = _options.n_boot(n_boot), _options.seed(seed)
     labels = _options.labels(labels)
@@ -203,9 +203,12 @@ def compare(
     w = pl.col(weight).cast(pl.Float64) if weight is not None else None
     n = pl.len().cast(pl.Int64) if w is None else w.sum()
     counts = frame.group_by(keys).agg(n.alias(N))
+    binary = average == "binary" and any(m in AVERAGED for m in names)
+    if binary and not prep.eager:  # its kind, on the schema; eager input checks its classes
+        check_class_value(schema[y], pos_label, y, "pos_label")
     if prep.eager:
         counts = counts.collect().lazy()
-        if average == "binary" and any(m in AVERAGED for m in names):
+        if binary:
             classes = (
                 pl.concat([counts.select(pl.col(c).alias("__c")) for c in [y, *names_in]])
                 .unique()

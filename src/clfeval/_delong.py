@@ -310,7 +310,7 @@ def compare_auroc(
     (0.1111, 0.4795)
     """
     level = _options.level("level", level)
-    names = _options.compared("score", score)
+    names = _options.compared("score", score, y)
     prep = prepare(
         data, y=y, score=names[0], more_scores=names[1:], weight=weight, by=by,
         missing=missing, nonfinite=nonfinite, classes=False, pos_label=pos_label,

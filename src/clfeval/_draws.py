@@ -29,8 +29,9 @@ from __future__ import annotations
 import polars as pl
 
 from clfeval._normal import ndtri_columns
+from clfeval.exceptions import InputError
 
-__all__ = ["MAX_BOOT", "SMALL", "draw", "mix64", "uniform_columns"]
+__all__ = ["MAX_BOOT", "MAX_MEAN", "SMALL", "check_means", "draw", "mix64", "uniform_columns"]
 
 MASK = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15
@@ -40,6 +41,11 @@ REP_BITS = 17  # replicates per cell: n_boot <= MAX_BOOT < 2**17
 MAX_BOOT = 100_000
 MAX_SEED = 2**63 - 1  # a BIGINT in SQL
 SMALL = 100.0
+MAX_MEAN = 2.0**53  # doubles hold every whole number up to here: the largest cell drawn
+TOO_HEAVY = (
+    "a cell of the count table weighs more than 2^53 (its summed weights): the bootstrap "
+    "draws whole Poisson counts, exact in a double only up to 2^53"
+)
 CELL, REP, LAM, DRAW = "__clf_cell", "__clf_rep", "__clf_lam", "__clf_draw"
 _U64 = pl.UInt64
 
@@ -125,6 +131,16 @@ def poisson_columns(lf: pl.LazyFrame) -> pl.LazyFrame:
     large = large.with_columns((x - 0.5).ceil().clip(lower_bound=0.0).cast(pl.Int64).alias(DRAW))
     zero = lf.filter(~(lam > 0)).with_columns(pl.lit(0, pl.Int64).alias(DRAW))
     return pl.concat([part.select(columns) for part in (small, large, zero)], how="vertical")
+
+
+def check_means(cells: pl.DataFrame) -> None:
+    """Raise when a cell's mean is above :data:`MAX_MEAN` (2⁵³): its draws, whole counts,
+    are not exact in a double above it (SQL twin: ``_clf_poisson_cf``)."""
+    top = cells.get_column(LAM).max()
+    if top is not None and top > MAX_MEAN:  # type: ignore[operator]
+        raise InputError(
+            TOO_HEAVY, role="weight", rule="bootstrap_weight", hint="rescale the weights"
+        )
 
 
 def draw(cells: pl.LazyFrame, reps: pl.LazyFrame, seed: int) -> pl.LazyFrame:

@@ -339,8 +339,9 @@ def seed(value: Any) -> int:
     )
 
 
-def compared(role: str, value: Any) -> list[str]:
-    """The columns of a paired comparison: a list of at least two distinct column names."""
+def compared(role: str, value: Any, truth: Any = None) -> list[str]:
+    """The columns of a paired comparison: a list of at least two distinct column names,
+    none of them the truth column ``truth``."""
     if isinstance(value, str) or not isinstance(value, Sequence):
         raise _fail(
             role,
@@ -359,6 +360,13 @@ def compared(role: str, value: Any) -> list[str]:
     if len(set(names)) < len(names):
         raise _fail(
             role, f"{role}={names!r} lists a column twice", "list each column once", rule="compare"
+        )
+    if truth is not None and truth in names:
+        raise _fail(
+            role,
+            f"{role}={names!r} lists the truth column {truth!r}",
+            "compare the columns of two or more models; the truth is y",
+            rule="compare",
         )
     return names
 

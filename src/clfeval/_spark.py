@@ -77,11 +77,11 @@ def call(name: str, signature: inspect.Signature, frame: Any, args: tuple, kwarg
         if k != params[0].name and not _default(v, signature.parameters[k].default)
     }
     cap, second = CAPABILITIES[name]
-    if name == "report" and "score" in given:
+    if name == "report" and not isinstance(given.get("score", ""), str):
         raise _refuse(
             name,
-            "score= (the score lines and baselines) has no generated SQL; "
-            "ce.metrics(df, y, score=...) gives the score metrics inside Spark",
+            "per-class scores in the report have no generated SQL; "
+            "ce.metrics(df, y, score={...}) gives them inside Spark",
         )
     y = given.pop(params[1].name)
     options: dict[str, Any] = {"y": y}
@@ -104,31 +104,96 @@ def call(name: str, signature: inspect.Signature, frame: Any, args: tuple, kwarg
     view = f"__clf_spark_{secrets.token_hex(6)}"
     frame.createOrReplaceTempView(view)
     try:
-        out = run(session, cap, table=view, **options)
+        if name == "report":
+            return _report(run, frame, view, options, local)
+        return run(session, cap, table=view, **options)
     finally:
         session.catalog.dropTempView(view)
-    if name == "report":
-        return _report(out, options, local)
-    return out
 
 
 def _default(value: Any, default: Any) -> bool:
     return value is default or (type(value) is type(default) and value == default)
 
 
-def _report(table: pl.DataFrame, options: dict[str, Any], local: dict[str, Any]) -> Any:
-    """A :class:`clfeval.Report` around the generated report table."""
+def _report(run: Any, frame: Any, view: str, options: dict[str, Any], local: dict[str, Any]) -> Any:
+    """A :class:`clfeval.Report` from the generated report table; with a binary ``score``,
+    the score lines (the generated ``metrics``) and the baselines of constant predictors,
+    which depend on the class weights only: :func:`clfeval.baseline` of the small
+    (groups, y, weight) table that Spark aggregates."""
     from clfeval import _options
 
-    report_class = importlib.import_module("clfeval._report").Report  # above _frames
-
+    module = importlib.import_module("clfeval._report")  # above _frames: looked up late
+    score = options.pop("score", None)
     by = options.get("group_cols") or []
     by = [by] if isinstance(by, str) else list(by)
     weighted = options.get("weight") is not None
+    digits = _options.digits(local.get("digits", 2))
+    session = frame.sparkSession
+    rows = view  # the report's rows: the drop options apply to the score column too
+    if score is not None and (
+        options.get("missing") == "drop" or options.get("nonfinite") == "drop"
+    ):
+        rows = f"{view}_kept"
+        frame.where(_kept(options, score)).createOrReplaceTempView(rows)
+    try:
+        table = run(session, "report", table=rows, **options)
+        counts = None
+        if score is not None:
+            counts = session.sql(_class_weights(rows, options, score, by)).toArrow()
+    finally:
+        if rows != view:
+            session.catalog.dropTempView(rows)
     if not weighted:
         table = table.with_columns(pl.col("support").cast(pl.Int64))
-    digits = _options.digits(local.get("digits", 2))
     # scikit-learn prints supports as floats in a group where no row is predicted right
     accuracy = table.filter(pl.col("label") == "accuracy")
     no_hit = {tuple(r[:-1]): r[-1] == 0 for r in accuracy.select(*by, "f1").rows()}
-    return report_class(table=table, by=by, digits=digits, weighted=weighted, float_support=no_hit)
+    extras = baselines = n_excluded = None
+    dropping = "missing" in options or "nonfinite" in options
+    if score is not None or dropping:
+        chosen = list(module.SCORE_DEFAULT) if score is not None else ["accuracy"]
+        extras = run(session, "metrics", table=view, score=score, metrics=chosen, **options)
+        if "n_excluded" in extras.columns:
+            n_excluded = extras.select(*by, "n_excluded") if by else extras["n_excluded"][0]
+            extras = extras.drop("n_excluded")
+    if counts is not None:
+        baselines = importlib.import_module("clfeval._baseline").baseline(
+            pl.from_arrow(counts), options["y"], pos_label=options.get("pos_label", 1),
+            by=by or None, weight="clfeval_class_weight",
+            metrics=["accuracy", "balanced_accuracy", "f1", "log_loss", "brier"],
+        )  # fmt: skip
+    return module.Report(
+        table=table, by=by, digits=digits, weighted=weighted,
+        extras=extras if score is not None else None, baselines=baselines,
+        n_excluded=n_excluded, float_support=no_hit,
+    )  # fmt: skip
+
+
+def _quote(name: str) -> str:
+    return "`" + name.replace("`", "``") + "`"
+
+
+def _kept(options: dict[str, Any], score: str) -> str:
+    """The rows whose score the drop options keep (Spark SQL; x - x = 0 for finite x only)."""
+    s = f"CAST({_quote(score)} AS DOUBLE)"
+    keep = ["true"]
+    if options.get("missing") == "drop":
+        keep += [f"{s} IS NOT NULL", f"NOT isnan({s})"]
+    if options.get("nonfinite") == "drop":
+        keep.append(f"({s} IS NULL OR isnan({s}) OR {s} - {s} = 0)")
+    return " AND ".join(keep)
+
+
+def _class_weights(view: str, options: dict[str, Any], score: str, by: list[str]) -> str:
+    """Spark SQL of the (groups, y, weight) table of the rows the report reads (``view``
+    holds them, the score's drops applied; the label's are applied here)."""
+    y, yhat, weight = options["y"], options["yhat"], options.get("weight")
+    keep = ["true"]
+    if options.get("missing") == "drop":
+        keep += [f"{_quote(c)} IS NOT NULL" for c in (y, yhat, *([weight] if weight else []))]
+    n = f"CAST({_quote(weight)} AS DOUBLE)" if weight else "1.0"
+    keys = ", ".join(_quote(c) for c in [*by, y])
+    return (
+        f"SELECT {keys}, SUM({n}) AS clfeval_class_weight FROM {_quote(view)} "
+        f"WHERE {' AND '.join(keep)} GROUP BY {keys}"
+    )

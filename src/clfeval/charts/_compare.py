@@ -11,6 +11,7 @@ import polars as pl
 from clfeval.charts._data import (
     SIZE_COLUMN,
     as_text,
+    defined,
     inline,
     labels,
     limit,
@@ -54,7 +55,7 @@ def compare(
     frame = table.collect() if isinstance(table, pl.LazyFrame) else table
     if isinstance(frame, pl.DataFrame) and interval_names(frame.columns):
         chosen = None if metrics is None else metric_list(metrics)  # metrics(..., ci=)
-        return forest(frame.drop(SIZE_COLUMN, strict=False), by=by, metrics=chosen, title=title)
+        return forest(frame, by=by, metrics=chosen, title=title)
     if isinstance(frame, pl.DataFrame) and not {"metric", "value"} <= set(frame.columns):
         schema = frame.schema
         keys = (
@@ -99,6 +100,7 @@ def compare(
     raw = raw.with_columns(
         pl.when(pl.col("value").is_finite()).then(pl.col("value")).alias("value")
     )
+    raw = defined(raw, "metrics")
     order = labels(raw, "metric")
     # the dots' own range, in steps of 0.05: the gaps between groups are what the chart is for
     low, high = raw["value"].min(), raw["value"].max()

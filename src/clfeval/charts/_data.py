@@ -75,6 +75,20 @@ def prepare(frame: Any, columns: Sequence[str], chart: str) -> tuple[pl.DataFram
     return with_series(frame, keys), keys
 
 
+def defined(raw: pl.DataFrame, chart: str, column: str = "value") -> pl.DataFrame:
+    """``raw`` as is, unless none of its ``column`` values is defined: then, like a frame
+    without rows, there is nothing to draw (a LazyFrame with no rows gives one null row)."""
+    if raw.get_column(column).is_not_null().any():
+        return raw
+    raise InputError(
+        f"the {chart} frame has no defined value (no rows to evaluate): there is nothing to draw",
+        role="frame",
+        rule="empty",
+        hint="the data (a LazyFrame is only checked when collected) had no rows left to "
+        "evaluate; check its filters and the rows missing=/nonfinite='drop' left out",
+    )
+
+
 def _what(keys: Sequence[str]) -> str:
     """What the series of a chart are, in words: groups, classes, or curves of both."""
     if list(keys) == ["label"]:

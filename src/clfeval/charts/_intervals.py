@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from clfeval.charts._base import GREY, SIZE, TITLES, _color
-from clfeval.charts._data import inline, labels, limit, noted, prepare
+from clfeval.charts._data import SIZE_COLUMN, defined, inline, labels, limit, noted, prepare
 from clfeval.exceptions import InputError
 
 if TYPE_CHECKING:
@@ -23,10 +23,12 @@ def interval_names(columns: Sequence[str]) -> list[str]:
 
 
 def _long(frame: pl.DataFrame, keys: list[str], names: list[str], suffix: str = "") -> pl.DataFrame:
-    """``keys..., metric, value, lo, hi``: one row per group and metric."""
+    """``keys..., metric, value, lo, hi``: one row per group and metric (and the groups'
+    ``_size``, when the frame has it, for the chart to keep the largest)."""
+    kept = [*keys, *([SIZE_COLUMN] if SIZE_COLUMN in frame.columns else [])]
     parts = [
         frame.select(
-            *keys,
+            *kept,
             pl.lit(name).alias("metric"),
             pl.col(f"{name}{suffix}").cast(pl.Float64).alias("value"),
             pl.col(f"{name}{suffix}_lo").cast(pl.Float64).alias("lo"),
@@ -41,6 +43,7 @@ def _forest_chart(long: pl.DataFrame, keys: list[str], title: str, zero: bool) -
     import altair as alt
 
     raw, _ = prepare(long, ("metric", "value", "lo", "hi"), "forest")
+    raw = defined(raw, "forest")
     raw, note = limit(raw, keys)
     raw = raw.with_columns(pl.col("metric").replace(TITLES).alias("metric"))
     order = labels(raw, "metric")

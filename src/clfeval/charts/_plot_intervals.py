@@ -87,4 +87,12 @@ class IntervalPlots:
                 pos_label=pos_label, by=by, weight=weight,
             )  # fmt: skip
         table = table.collect() if isinstance(table, pl.LazyFrame) else table
-        return differences_chart(table)
+        if isinstance(self._df, pl.LazyFrame) and by is None:  # no rows still give one row
+            if self._df.select(pl.len()).collect().item() == 0:
+                raise InputError(
+                    "no rows to evaluate: the differences chart has nothing to draw",
+                    role="frame",
+                    rule="empty",
+                    hint="the LazyFrame had no rows; check its filters",
+                )
+        return differences_chart(self._sized(table, y, by, weight))

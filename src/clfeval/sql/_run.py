@@ -166,8 +166,11 @@ def _input_error(err: duckdb.Error, macro: str) -> InputError:
         )
     body = message.split("clfeval: ", 1)[1]
     found = _CHECK.match(body)
-    if found is None:
-        return InputError(body, rule="sql_check", hint="see the macro's COMMENT for its options")
+    if found is None:  # a check's own hint follows "; hint: "
+        body, _, hint = body.partition("; hint: ")
+        return InputError(
+            body, rule="sql_check", hint=hint or "see the macro's COMMENT for its options"
+        )
     what = found["what"]
     rule = next((r for key, r in _RULES.items() if what.startswith(key)), "probability_range")
     return InputError(

@@ -241,7 +241,7 @@ def compare_auroc(
     """compare_auroc: DeLong's paired test (``clf_compare_auroc``), as
     ``clfeval.compare_auroc``: each score after the first against the first."""
     level = _options.level("level", level)
-    names = _options.compared("score", score)
+    names = _options.compared("score", score, y)
     by_cols = _options.group_columns(by)
     _options.class_value("pos_label", pos_label)
     roles = {
@@ -299,7 +299,7 @@ def compare(
     """compare: McNemar and bootstrap differences (``clf_compare``), as ``clfeval.compare``
     (the same draws): each column of ``yhat`` after the first against the first; metrics
     among accuracy, balanced_accuracy, precision, recall, f1, mcc."""
-    names = _options.compared("yhat", yhat)
+    names = _options.compared("yhat", yhat, y)
     chosen = list(LABEL) if metrics is None else _options.metric_names(metrics, LABEL)
     level = _options.level("level", level)
     n_boot, seed = _options.n_boot(n_boot), _options.seed(seed)
