@@ -162,6 +162,10 @@ CALLS = {
         c["y"], c["yhat"], pos_label=c["pos"], **{"by": c["by"], **kw}
     ),
     "explorer": lambda p, c, **kw: p.explorer(c["y"], c["s"], pos_label=c["pos"], **kw),
+    "prevalence": lambda p, c, **kw: p.prevalence(c["y"], c["yhat"], pos_label=c["pos"], **kw),
+    "decision_curve": lambda p, c, **kw: p.decision_curve(
+        c["y"], c["s"], pos_label=c["pos"], **kw
+    ),
     "differences": lambda p, c, **kw: second_model(p, c).differences(
         c["y"], [c["yhat"], f"{c['yhat']} b"], pos_label=c["pos"], n_boot=50, **kw
     ),
@@ -369,7 +373,7 @@ def base_frame(n: int = 300, seed: int = 2) -> pl.DataFrame:
 
 
 ALL = [*METHODS, "report_html"]
-LABEL_READERS = ("confusion_matrix", "compare", "differences")  # they read yhat, not the score
+LABEL_READERS = ("confusion_matrix", "compare", "differences", "prevalence")  # they read yhat, not the score
 
 
 def call(method, data, cols=COLUMNS, **kw):
@@ -402,7 +406,7 @@ def test_zero_rows_raise_input_error(method, lazy, grouped):
 @pytest.mark.parametrize("method", ALL)
 def test_all_null_scores_raise_or_draw(method):
     df = base_frame().with_columns(s=pl.lit(None, pl.Float64))
-    if method in ("confusion_matrix", "compare", "differences"):  # no score read
+    if method in LABEL_READERS:  # no score read
         drawn(call(method, df))
         return
     with pytest.raises(ce.InputError) as err:

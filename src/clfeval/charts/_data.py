@@ -75,10 +75,11 @@ def prepare(frame: Any, columns: Sequence[str], chart: str) -> tuple[pl.DataFram
     return with_series(frame, keys), keys
 
 
-def defined(raw: pl.DataFrame, chart: str, column: str = "value") -> pl.DataFrame:
-    """``raw`` as is, unless none of its ``column`` values is defined: then, like a frame
-    without rows, there is nothing to draw (a LazyFrame with no rows gives one null row)."""
-    if raw.get_column(column).is_not_null().any():
+def defined(raw: pl.DataFrame, chart: str, *columns: str) -> pl.DataFrame:
+    """``raw`` as is, unless none of its ``columns`` (default ``value``) holds a defined
+    value: then, like a frame without rows, there is nothing to draw (a LazyFrame with no
+    rows still gives null rows)."""
+    if raw.select(pl.any_horizontal(pl.col(*(columns or ("value",))).is_not_null().any())).item():
         return raw
     raise InputError(
         f"the {chart} frame has no defined value (no rows to evaluate): there is nothing to draw",

@@ -27,6 +27,7 @@ from clfeval.charts._data import (
     MAX_POINTS,
     budget,
     check_max_points,
+    defined,
     given,
     labels,
     limit,
@@ -90,6 +91,7 @@ def prevalence(
     import altair as alt
 
     raw, keys = prepare(frame, ("prevalence", *metrics), "prevalence_curve")
+    raw = defined(raw, "prevalence_curve", *metrics)
     raw, note = limit(raw, keys)
     names = labels(raw)
     long = raw.unpivot(on=list(metrics), index=["series", "prevalence"], variable_name="metric")
@@ -148,6 +150,7 @@ def decision_curve(
 
     columns = ("threshold", "net_benefit", "net_benefit_all", "net_benefit_none")
     raw, keys = prepare(frame, columns, "decision_curve")
+    raw = defined(raw, "decision_curve", "net_benefit")
     raw, note = limit(raw, keys)
     names = labels(raw)
     curves = {

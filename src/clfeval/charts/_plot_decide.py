@@ -5,7 +5,7 @@ Each method computes the clfeval frame and draws it with :mod:`clfeval.charts._d
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import polars as pl
@@ -21,6 +21,7 @@ class DecidePlots:
     """``prevalence`` and ``decision_curve`` charts of the frame."""
 
     _df: pl.DataFrame | pl.LazyFrame
+    _sized: Callable[..., Any]  # PlotNamespace's: the groups' sizes, for the largest to stay
 
     def prevalence(
         self,
@@ -76,6 +77,7 @@ class DecidePlots:
         keys = [by] if isinstance(by, str) else list(by or [])
         rows = data.lazy().filter(pl.col(yhat).is_not_null())
         measured = rows.group_by(keys).agg(share) if keys else rows.select(share)
+        curve = self._sized(curve, y, by, weight)
         return prevalence_chart(curve, measured=measured.collect(), metrics=tuple(metrics))
 
     def decision_curve(
@@ -106,4 +108,4 @@ class DecidePlots:
             missing=missing,
             nonfinite=nonfinite,
         )
-        return decision_chart(curve)
+        return decision_chart(self._sized(curve, y, by, weight))

@@ -3,7 +3,7 @@ differences with their intervals (a mixin of :class:`clfeval.charts._plot.PlotNa
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import polars as pl
@@ -20,6 +20,7 @@ class IntervalPlots:
     """``_band`` for ``plot.roc(ci=)`` and ``plot.differences``."""
 
     _df: pl.DataFrame | pl.LazyFrame
+    _sized: Callable[..., Any]  # PlotNamespace's: the groups' sizes, for the largest to stay
 
     def _band(
         self,
