@@ -163,9 +163,7 @@ CALLS = {
     ),
     "explorer": lambda p, c, **kw: p.explorer(c["y"], c["s"], pos_label=c["pos"], **kw),
     "prevalence": lambda p, c, **kw: p.prevalence(c["y"], c["yhat"], pos_label=c["pos"], **kw),
-    "decision_curve": lambda p, c, **kw: p.decision_curve(
-        c["y"], c["s"], pos_label=c["pos"], **kw
-    ),
+    "decision_curve": lambda p, c, **kw: p.decision_curve(c["y"], c["s"], pos_label=c["pos"], **kw),
     "differences": lambda p, c, **kw: second_model(p, c).differences(
         c["y"], [c["yhat"], f"{c['yhat']} b"], pos_label=c["pos"], n_boot=50, **kw
     ),
@@ -178,6 +176,8 @@ def second_model(p, c):
     if c["yhat"] in df.collect_schema():
         df = df.with_columns(pl.col(c["yhat"]).alias(f"{c['yhat']} b"))
     return type(p)(df)
+
+
 COLUMNS = {"y": "y", "yhat": "yhat", "s": "s", "pos": 1, "by": "g"}
 
 
@@ -373,7 +373,12 @@ def base_frame(n: int = 300, seed: int = 2) -> pl.DataFrame:
 
 
 ALL = [*METHODS, "report_html"]
-LABEL_READERS = ("confusion_matrix", "compare", "differences", "prevalence")  # they read yhat, not the score
+LABEL_READERS = (
+    "confusion_matrix",
+    "compare",
+    "differences",
+    "prevalence",
+)  # they read yhat, not the score
 
 
 def call(method, data, cols=COLUMNS, **kw):
@@ -421,7 +426,7 @@ def test_all_null_scores_raise_or_draw(method):
 @pytest.mark.parametrize("method", ALL)
 def test_missing_column_is_named(method):
     for role in ("y", "yhat", "s"):
-        if role == "yhat" and method not in LABEL_READERS + ("report_html",):
+        if role == "yhat" and method not in (*LABEL_READERS, "report_html"):
             continue
         if role == "s" and method in LABEL_READERS:
             continue

@@ -88,12 +88,12 @@ class IntervalPlots:
                 pos_label=pos_label, by=by, weight=weight,
             )  # fmt: skip
         table = table.collect() if isinstance(table, pl.LazyFrame) else table
-        if isinstance(self._df, pl.LazyFrame) and by is None:  # no rows still give one row
-            if self._df.select(pl.len()).collect().item() == 0:
-                raise InputError(
-                    "no rows to evaluate: the differences chart has nothing to draw",
-                    role="frame",
-                    rule="empty",
-                    hint="the LazyFrame had no rows; check its filters",
-                )
+        lazy_whole = isinstance(self._df, pl.LazyFrame) and by is None  # no rows: one row
+        if lazy_whole and self._df.select(pl.len()).collect().item() == 0:
+            raise InputError(
+                "no rows to evaluate: the differences chart has nothing to draw",
+                role="frame",
+                rule="empty",
+                hint="the LazyFrame had no rows; check its filters",
+            )
         return differences_chart(self._sized(table, y, by, weight))
