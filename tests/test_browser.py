@@ -538,6 +538,39 @@ def test_explorer_shows_the_exact_counts_at_every_position(browser, pages, artif
     )
 
 
+def test_target_prevalence_and_costs_on_the_page(browser, tmp_path, artifacts):
+    frame = page_kinds()["binary"][0]
+    costs = {"cost_fp": 1, "cost_fn": 8, "prevalence": 0.05}
+    page = ce.report_html(frame, "y", "yhat", score="score", **costs)
+    assert open_page(browser, page.save(tmp_path / "decisions.html")) == page.charts
+    chips = browser.js("[...document.querySelectorAll('.clf-chips li')].map(li => li.textContent)")
+    labels = ce.expected_cost(frame, "y", "yhat", **costs)["expected_cost"].item()
+    assert "target prevalence 5.00%" in chips
+    assert f"expected cost of yhat: {labels:,.4g} per row (costs FP 1, FN 8)" in chips
+    # the explorer's panel: ten rows, the last the expected cost at the slider, at the target
+    values = browser.wait_for(
+        f"""(() => {{ const el = {SLIDER}.closest('.clf-chart');
+          const g = [...el.querySelectorAll('svg g.mark-text.role-mark')].find(
+            g => g.querySelectorAll('text').length === 10);
+          return g ? [...g.querySelectorAll('text')].map(t => t.textContent) : null; }})()""",
+        timeout=60,
+    )
+    at = float(values[0])
+    table = ce.thresholds(frame, "y", "score", metrics=["precision"], **costs)
+    row = table.filter(pl.col("threshold") >= at).sort("threshold").row(0, named=True)
+    assert values[9] == f"{row['expected_cost']:,.4f}".rstrip("0").rstrip(".")
+    text = browser.js("document.body.innerText")
+    assert "Precision and NPV by prevalence" in text
+    assert problems(browser.drain()) == []
+    box = browser.js(
+        f"(() => {{ const r = {SLIDER}.closest('.clf-card').getBoundingClientRect(); return [r.left + scrollX, r.top + scrollY, r.width, r.height]; }})()"
+    )
+    browser.screenshot(
+        artifacts / "explorer-costs.png",
+        {"x": box[0], "y": box[1], "width": box[2], "height": box[3]},
+    )
+
+
 # --- the generic page: every chart, hostile labels -----------------------------------------
 
 

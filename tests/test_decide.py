@@ -554,3 +554,37 @@ def test_bad_data_of_a_decision_curve_is_one_message(patients, con, column, valu
         equal(lazy, kept)
     else:  # a meaningless value nulls the group's numbers
         assert lazy["net_benefit"].null_count() == lazy.height
+
+
+def test_report_page_shows_the_target_prevalence_and_costs(patients) -> None:
+    page = ce.report_html(
+        patients, "y", "yhat", score="s", prevalence=0.1, cost_fp=1, cost_fn=5
+    ).to_html()
+    cost = ce.expected_cost(patients, "y", "yhat", cost_fp=1, cost_fn=5, prevalence=0.1)
+    assert "target prevalence 10.00%" in page
+    assert f"expected cost of yhat: {cost['expected_cost'].item():,.4g} per row" in page
+    assert "Expected cost per row" in page  # the explorer's panel
+    assert "Precision and NPV by prevalence" in page
+    plain = ce.report_html(patients, "y", "yhat", score="s").to_html()
+    assert "Expected cost per row" not in plain and "target prevalence" not in plain
+
+
+@pytest.mark.parametrize(
+    ("kw", "says"),
+    [
+        ({"prevalence": 1.5}, r"prevalence=1.5 is not a number in \(0, 1\)"),
+        ({"prevalence": "col"}, "prevalence='col' is not a number"),
+        ({"cost_fp": 1}, "cost_fp= is given but cost_fn= is not"),
+        ({"cost_fp": -1, "cost_fn": 1}, "cost_fp=-1 is not a finite number >= 0"),
+    ],
+)
+def test_report_page_refuses_bad_decision_options(patients, kw, says) -> None:
+    with pytest.raises(ce.InputError, match=says):
+        ce.report_html(patients, "y", "yhat", score="s", **kw)
+
+
+def test_report_page_decisions_need_two_classes() -> None:
+    df = pl.DataFrame({"y": [0, 1, 2, 1], "yhat": [0, 1, 1, 2]})
+    with pytest.raises(ce.InputError, match="for two classes; y and yhat have 3") as err:
+        ce.report_html(df, "y", "yhat", cost_fp=1, cost_fn=2)
+    assert err.value.role == "cost_fp"

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
+from clfeval import _options
 from clfeval.charts._base import (
     _TOTAL,
     COUNTS,
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
 
 # (label, Vega expression over the picked counts tp, fp, fn, tn; null when undefined)
 _RATIO = "({n}) > 0 ? ({d}) / ({n}) : null"
+EXPECTED_COST = "Expected cost per row"
 PANEL = (
     ("Predicted positive", "datum.tp + datum.fp"),
     ("Precision", _RATIO.format(d="datum.tp", n="datum.tp + datum.fp")),
@@ -63,6 +65,8 @@ def explorer(
     max_points: int = MAX_POINTS,
     title: str = "Threshold explorer",
     rule: str | None = None,
+    costs: Sequence[float] | None = None,
+    prevalence: float | None = None,
 ) -> alt.VConcatChart:
     """One interactive view of a ``thresholds`` frame: a slider sets the threshold; the
     ROC and precision-recall operating points move, the confusion matrices and the metrics
@@ -74,7 +78,11 @@ def explorer(
     cumulative counts (exact when it has every distinct score, as ``clfeval.thresholds``
     without ``n=`` and ``clfeval.threshold_counts`` give). The panel prints the threshold
     with the slider's digits. It starts at ``threshold``, else 0.5 when in the scores'
-    range, else their median. ``rule`` replaces the subtitle that says so.
+    range, else their median. ``rule`` replaces the subtitle that says so. ``costs``
+    (``cost_fp, cost_fn, benefit_tp, benefit_tn``, per row) add the expected cost per row
+    at the slider, (cost_fp·fp + cost_fn·fn − benefit_tp·tp − benefit_tn·tn) / n; with a
+    target ``prevalence`` π, at it: tp and fn weigh π·n/P, fp and tn (1 − π)·n/N (undefined
+    without positives or negatives), as :func:`clfeval.thresholds` re-weights them.
     """
     import altair as alt
 
@@ -117,7 +125,9 @@ def explorer(
         base_rate.encode(alt.Y(**_q("precision"))), "Precision-recall",
     )  # fmt: skip
     matrices = _matrices(data, picked, names, counts)
-    numbers = _numbers(data, picked, names, grid)
+    costs = _options.costs(*costs) if costs else None
+    target = _options.prevalence(prevalence, column=False, mapping=False)
+    numbers = _numbers(data, picked, names, grid, costs, target)
     top = alt.hconcat(roc, pr, spacing=24)
     bottom = alt.hconcat(matrices, numbers, spacing=40)
     said = rule or (
@@ -255,11 +265,31 @@ def _matrices(data: Any, picked: Any, names: Sequence[str], counts: pl.DataFrame
     return matrix.properties(title="Confusion matrix at the threshold")
 
 
-def _numbers(data: Any, picked: Any, names: Sequence[str], grid: Grid) -> alt.Chart:
-    """Threshold, predicted positives and the metrics at the slider, one column per series."""
+def _numbers(
+    data: Any,
+    picked: Any,
+    names: Sequence[str],
+    grid: Grid,
+    costs: tuple[float, float, float, float] | None,
+    target: float | None = None,
+) -> alt.Chart:
+    """Threshold, predicted positives and the metrics at the slider, one column per series
+    (and the expected cost per row, given the costs: checked numbers, written as such)."""
     import altair as alt
 
     rows = [("Threshold (score ≥)", "threshold"), *PANEL]
+    if costs is not None:
+        fp, fn, tp, tn = (repr(float(c)) for c in costs)
+        total = "(datum.tp + datum.fp + datum.fn + datum.tn)"
+        w_pos = w_neg = "1"
+        if target is not None:  # re-weighted to the target: the total stays n
+            w_pos = f"({target!r} * {total} / (datum.tp + datum.fn))"
+            w_neg = f"({1.0 - target!r} * {total} / (datum.fp + datum.tn))"
+        cost = (
+            f"({w_neg} * ({fp} * datum.fp - {tn} * datum.tn) "
+            f"+ {w_pos} * ({fn} * datum.fn - {tp} * datum.tp))"
+        )
+        rows.append((EXPECTED_COST, f"{total} > 0 ? {cost} / {total} : NaN"))
     shown = [name for name, _ in rows]
     calcs: dict[str, str] = {}
     for i, (name, expr) in enumerate(rows):
@@ -270,6 +300,8 @@ def _numbers(data: Any, picked: Any, names: Sequence[str], grid: Grid) -> alt.Ch
                 f"format({expr}, ',~g') + ' (' + format(({expr}) / "
                 "(datum.tp + datum.fp + datum.fn + datum.tn), '.1%') + ')'"
             )
+        elif name == EXPECTED_COST:
+            text = f"isFinite({expr}) ? format({expr}, ',.4~f') : 'undefined'"
         else:
             text = f"isValid({expr}) ? format({expr}, '.3f') : 'undefined'"
         calcs[f"m{i}"] = text

@@ -510,14 +510,20 @@ class PlotNamespace(IntervalPlots, DecidePlots):
         pos_label: Any = 1,
         threshold: float | None = None,
         max_points: int = MAX_POINTS,
+        cost_fp: float | None = None,
+        cost_fn: float | None = None,
+        benefit_tp: float = 0.0,
+        benefit_tn: float = 0.0,
+        prevalence: float | None = None,
         by: Any = None,
         weight: str | None = None,
         missing: Any = "raise",
         nonfinite: Any = "raise",
     ) -> Any:
         """Interactive threshold explorer over :func:`clfeval.thresholds`; see
-        :func:`clfeval.charts.explorer`."""
-
+        :func:`clfeval.charts.explorer`. With ``cost_fp`` and ``cost_fn`` its panel shows
+        the expected cost per row at the slider (at the target ``prevalence``, if given)."""
+        costs = _options.costs(cost_fp, cost_fn, benefit_tp, benefit_tn)
         table = _thresholds.thresholds(
             self._df,
             y,
@@ -529,7 +535,9 @@ class PlotNamespace(IntervalPlots, DecidePlots):
             nonfinite=nonfinite,
         )
         table = self._sized(table, y, by, weight)
-        return explorer_chart(table, threshold=threshold, max_points=max_points)
+        return explorer_chart(
+            table, threshold=threshold, max_points=max_points, costs=costs, prevalence=prevalence
+        )
 
 
 def per_group(

@@ -20,6 +20,7 @@ from typing import Any
 import polars as pl
 
 from clfeval._baseline import baseline
+from clfeval._decide import expected_cost
 from clfeval._metric_table import metrics as metric_table
 from clfeval.charts._base import CLASS_PALETTE, PALETTE, TITLES
 from clfeval.pages._html import HTML, cell
@@ -219,9 +220,11 @@ def facts_html(
     binary: bool,
     excluded: int | None,
     rule: str | None,
+    decision: Sequence[str] = (),
 ) -> HTML:
-    """The chips (rows, groups, classes, prevalence, rows left out, the rule of ``yhat``)
-    and the class balance bar of each group."""
+    """The chips (rows, groups, classes, prevalence, rows left out, the rule of ``yhat``,
+    the target prevalence and costs: ``decision``, as text) and the class balance bar of
+    each group."""
     esc = html.escape
     unit = "total weight" if weighted else "rows"
     total = sum(g.rows for g in groups)
@@ -238,6 +241,7 @@ def facts_html(
         chips.append(f"<li><b>{excluded:,}</b> rows left out (missing or non-finite)</li>")
     if rule:
         chips.append(f"<li>{esc(rule)}</li>")
+    chips.extend(f"<li>{esc(words)}</li>" for words in decision)
     bars = [_balance_row(g, classes, keys) for g in groups[:20]]
     shown = classes[:12]
     legend = "".join(
@@ -418,3 +422,77 @@ def mapping_of(score: Any, labels: Sequence[Any] | None) -> Mapping[Any, str] | 
     if isinstance(score, list | tuple) and labels is not None:
         return dict(zip(labels, score, strict=False))
     return None
+
+
+def cost_options(costs: tuple[float, float, float, float] | None) -> dict[str, Any]:
+    if costs is None:
+        return {}
+    return dict(zip(("cost_fp", "cost_fn", "benefit_tp", "benefit_tn"), costs, strict=True))
+
+
+def decision_chips(
+    frame: pl.DataFrame,
+    y: str,
+    yhat: str,
+    pos_label: Any,
+    weight: str | None,
+    target: float | None,
+    costs: tuple[float, float, float, float] | None,
+) -> list[str]:
+    """The header's words for the target prevalence and the costs (escaped by the caller)."""
+    chips = []
+    if target is not None:
+        chips.append(f"target prevalence {target:.2%}")
+    if costs is not None:
+        named = zip(("FP", "FN", "TP benefit", "TN benefit"), costs, strict=True)
+        given = ", ".join(f"{k} {v:g}" for k, v in named if v or k in ("FP", "FN"))
+        table = expected_cost(
+            frame, y, yhat, **cost_options(costs), pos_label=pos_label, prevalence=target,
+            weight=weight,
+        )  # fmt: skip
+        value = table.get_column("expected_cost").item()  # type: ignore[union-attr]
+        shown = f"{value:,.4g}" if value is not None else "undefined"
+        chips.append(f"expected cost of {yhat}: {shown} per row (costs {given})")
+    return chips
+
+
+def yhat_rule(
+    frame: pl.DataFrame,
+    y: str,
+    yhat: str,
+    score: str,
+    pos_label: Any,
+    keys: Sequence[str],
+    threshold: float | None,
+) -> tuple[str, float]:
+    """Which rule ``score >= t`` gives ``yhat``, in words, and the threshold to start from:
+    ``threshold`` when given; else 0.5 when ``yhat`` follows it; else the roundest ``t``
+    that ``yhat`` follows in every group; else 0.5."""
+    positive = pl.col(yhat) == pl.lit(pos_label)
+    s = pl.col(score).cast(pl.Float64)
+    aggs = [s.filter(positive).min().alias("lo"), s.filter(~positive).max().alias("hi")]
+    bounds = frame.group_by(keys).agg(aggs) if keys else frame.select(aggs)
+    lows = [v for v in bounds["lo"].to_list() if v is not None]
+    highs = [v for v in bounds["hi"].to_list() if v is not None]
+    top, bottom = (min(lows) if lows else math.inf), (max(highs) if highs else -math.inf)
+    follows = bottom < top  # every group: yhat = score >= t for t in (bottom, top]
+    t = threshold
+    if t is None:
+        t = 0.5 if not follows or bottom < 0.5 <= top else roundest(bottom, top)
+    if follows and bottom < t <= top:
+        return f"yhat is score ≥ {t:g} on every row", t
+    differ = frame.select(((s >= t) != positive).sum()).item()
+    return (f"yhat differs from score ≥ {t:g} on {differ:,} rows", t)
+
+
+def roundest(low: float, high: float) -> float:
+    """The number with the fewest decimals in ``(low, high]``."""
+    if not math.isfinite(low):
+        return high
+    if not math.isfinite(high):
+        return math.floor(low) + 1.0
+    for digits in range(13):
+        t = math.floor(low * 10**digits + 1) / 10**digits
+        if low < t <= high:
+            return round(t, digits)
+    return high

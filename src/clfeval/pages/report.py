@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import html
-import math
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -11,6 +10,7 @@ from typing import Any, Literal
 
 import polars as pl
 
+from clfeval import _options
 from clfeval._frames import as_polars
 from clfeval._report import Report, report
 from clfeval._validate import Frame, prepare, score_columns
@@ -31,6 +31,8 @@ from clfeval.pages._summary import (
     AVERAGES,
     Group,
     comparison_html,
+    cost_options,
+    decision_chips,
     facts_html,
     group_names,
     groups_of,
@@ -38,6 +40,7 @@ from clfeval.pages._summary import (
     kpis_html,
     mapping_of,
     preview_html,
+    yhat_rule,
 )
 
 MAX_PANELS = 6  # groups drawn as one panel each (one-vs-rest curves of grouped multiclass data)
@@ -128,6 +131,11 @@ def report_html(
     nonfinite: Literal["raise", "drop"] = "raise",
     path: str | os.PathLike[str] | None = None,
     title: str | None = None,
+    prevalence: float | None = None,
+    cost_fp: float | None = None,
+    cost_fn: float | None = None,
+    benefit_tp: float = 0.0,
+    benefit_tn: float = 0.0,
 ) -> ReportPage:
     """One offline HTML page of the evaluation: a :class:`ReportPage` (``.save(path)``,
     ``.to_html()``), saved to ``path`` when given.
@@ -143,7 +151,11 @@ def report_html(
 
     ``threshold`` is the operating threshold the charts mark and the explorer starts at;
     by default the one ``yhat`` follows (``score >= t`` on every row), else 0.5, and the
-    page says which. The Vega JavaScript is inlined, so the file opens with the network
+    page says which. Two classes: ``prevalence`` (a target share of ``pos_label``) adds
+    precision and NPV against the prevalence and re-expresses the threshold chart at it;
+    ``cost_fp`` and ``cost_fn`` (optional ``benefit_tp``, ``benefit_tn``, per row) add the
+    expected cost of ``yhat`` to the header, the cost curve to the threshold chart and the
+    expected cost at the slider to the explorer. The Vega JavaScript is inlined, so the file opens with the network
     off; every user string is escaped. A chart draws at most the 20 most frequent classes
     and the 20 largest groups, and says so; the tables list them all.
 
@@ -162,6 +174,8 @@ def report_html(
             hint="pass the page's title as text, or leave title=None",
         )
     threshold = check_threshold(threshold)
+    target = _options.prevalence(prevalence, column=False, mapping=False)
+    costs = _options.costs(cost_fp, cost_fn, benefit_tp, benefit_tn)
     frame = as_polars(data)
     frame = frame.collect() if isinstance(frame, pl.LazyFrame) else frame
     rep = report(
@@ -198,9 +212,19 @@ def report_html(
         frame.schema.get(score), pl.List | pl.Array
     )
     binary = len(classes) <= 2
+    if (target is not None or costs is not None) and not binary:
+        raise InputError(
+            f"prevalence= and the costs of the page are for two classes; y and yhat have "
+            f"{len(classes)}",
+            role="prevalence" if target is not None else "cost_fp",
+            rule="multiclass_binary",
+            hint="leave them out, or call clfeval.expected_cost(costs={actual: {predicted: "
+            "cost}}) for a cost matrix",
+        )
+    decision = {"prevalence": target, **cost_options(costs)}
     rule, start = None, threshold
     if binary_score:
-        rule, start = _rule(frame, y, yhat, score, pos_label, keys, threshold)
+        rule, start = yhat_rule(frame, y, yhat, score, pos_label, keys, threshold)
     mapping = mapping_of(score, labels)
     head = headline(
         frame,
@@ -226,14 +250,24 @@ def report_html(
         binary=binary,
         excluded=n_excluded,
         rule=rule,
+        decision=decision_chips(frame, y, yhat, pos_label, weight, target, costs),
     )
     summary = kpis_html(head, groups) if not keys else comparison_html(head, groups, keys)
     plot = PlotNamespace(frame)
     kw: dict[str, Any] = {"by": by, "weight": weight}
     cards = [*_label_cards(plot, rep, y, yhat, labels, kw, binary, keys)]
     if binary_score:
-        curves = _binary_cards(plot, y, score, pos_label, start, rule, kw, keys)
+        curves = _binary_cards(plot, y, score, pos_label, start, rule, kw, keys, decision)
         cards = [*curves[:2], *cards, *curves[2:]]
+    if target is not None:
+        cards.append(
+            Card(
+                "Precision and NPV by prevalence",
+                plot.prevalence(y, yhat, pos_label=pos_label, **kw),
+                "The predicted labels' precision and NPV were the data as common in positives "
+                f"as on the x axis: recall and specificity stay; the target is {target:.2%}.",
+            )
+        )
     elif score is not None:  # per-class scores, two classes or more
         curves = _class_cards(frame, y, score, labels, groups, keys, weight)
         cards = [*curves[:2], cards[0], curves[2], *cards[1:]]
@@ -296,48 +330,6 @@ def _leaves_out(card: Card) -> bool:
     return card.chart and any(chart_notes(chart) for _, chart in panels)
 
 
-def _rule(
-    frame: pl.DataFrame,
-    y: str,
-    yhat: str,
-    score: str,
-    pos_label: Any,
-    keys: Sequence[str],
-    threshold: float | None,
-) -> tuple[str, float]:
-    """Which rule ``score >= t`` gives ``yhat``, in words, and the threshold to start from:
-    ``threshold`` when given; else 0.5 when ``yhat`` follows it; else the roundest ``t``
-    that ``yhat`` follows in every group; else 0.5."""
-    positive = pl.col(yhat) == pl.lit(pos_label)
-    s = pl.col(score).cast(pl.Float64)
-    aggs = [s.filter(positive).min().alias("lo"), s.filter(~positive).max().alias("hi")]
-    bounds = frame.group_by(keys).agg(aggs) if keys else frame.select(aggs)
-    lows = [v for v in bounds["lo"].to_list() if v is not None]
-    highs = [v for v in bounds["hi"].to_list() if v is not None]
-    top, bottom = (min(lows) if lows else math.inf), (max(highs) if highs else -math.inf)
-    follows = bottom < top  # every group: yhat = score >= t for t in (bottom, top]
-    t = threshold
-    if t is None:
-        t = 0.5 if not follows or bottom < 0.5 <= top else _roundest(bottom, top)
-    if follows and bottom < t <= top:
-        return f"yhat is score ≥ {t:g} on every row", t
-    differ = frame.select(((s >= t) != positive).sum()).item()
-    return (f"yhat differs from score ≥ {t:g} on {differ:,} rows", t)
-
-
-def _roundest(low: float, high: float) -> float:
-    """The number with the fewest decimals in ``(low, high]``."""
-    if not math.isfinite(low):
-        return high
-    if not math.isfinite(high):
-        return math.floor(low) + 1.0
-    for digits in range(13):
-        t = math.floor(low * 10**digits + 1) / 10**digits
-        if low < t <= high:
-            return round(t, digits)
-    return high
-
-
 def _label_cards(
     plot: PlotNamespace,
     rep: Report,
@@ -387,8 +379,10 @@ def _binary_cards(
     rule: str | None,
     kw: dict[str, Any],
     keys: Sequence[str],
+    decision: dict[str, Any],
 ) -> list[Card]:
     curve = {"pos_label": pos_label, **kw}
+    costs = {k: v for k, v in decision.items() if k != "prevalence"}
     return [
         Card(
             "ROC curve",
@@ -411,17 +405,26 @@ def _binary_cards(
         ),
         Card(
             "Metrics by threshold",
-            plot.thresholds(y, score, threshold=start, **curve),
+            plot.thresholds(y, score, threshold=start, **decision, **curve),
             "Precision, recall and F1 at every threshold: each metric has its own dash, each "
-            "group its colour.",
+            "group its colour."
+            + (" Below, the expected cost per row, its minimum marked." if costs else "")
+            + (
+                f" At the target prevalence, {decision['prevalence']:.2%}."
+                if decision["prevalence"] is not None
+                else ""
+            ),
             wide=True,
         ),
         Card(
             "Threshold explorer",
-            plot.explorer(y, score, threshold=start, **curve),
+            plot.explorer(
+                y, score, threshold=start, prevalence=decision["prevalence"], **costs, **curve
+            ),
             "Drag the slider, or focus it and press the arrow keys: the operating points, the "
             "confusion matrices and the metrics follow, with the exact counts at each "
-            f"threshold. It starts where {rule or 'score ≥ 0.5'}.",
+            f"threshold. It starts where {rule or 'score ≥ 0.5'}."
+            + (" The panel adds the expected cost per row at the slider." if costs else ""),
             wide=True,
         ),
         Card(
