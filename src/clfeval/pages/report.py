@@ -155,8 +155,8 @@ def report_html(
     precision and NPV against the prevalence and re-expresses the threshold chart at it;
     ``cost_fp`` and ``cost_fn`` (optional ``benefit_tp``, ``benefit_tn``, per row) add the
     expected cost of ``yhat`` to the header, the cost curve to the threshold chart and the
-    expected cost at the slider to the explorer. The Vega JavaScript is inlined, so the file opens with the network
-    off; every user string is escaped. A chart draws at most the 20 most frequent classes
+    expected cost at the slider to the explorer. The Vega JavaScript is inlined, so the
+    file opens with the network off; every user string is escaped. A chart draws at most the 20 most frequent classes
     and the 20 largest groups, and says so; the tables list them all.
 
     Examples
@@ -259,18 +259,19 @@ def report_html(
     if binary_score:
         curves = _binary_cards(plot, y, score, pos_label, start, rule, kw, keys, decision)
         cards = [*curves[:2], *cards, *curves[2:]]
+    elif score is not None:  # per-class scores, two classes or more
+        curves = _class_cards(frame, y, score, labels, groups, keys, weight)
+        cards = [*curves[:2], cards[0], curves[2], *cards[1:]]
     if target is not None:
         cards.append(
             Card(
                 "Precision and NPV by prevalence",
                 plot.prevalence(y, yhat, pos_label=pos_label, **kw),
-                "The predicted labels' precision and NPV were the data as common in positives "
-                f"as on the x axis: recall and specificity stay; the target is {target:.2%}.",
+                "Precision and NPV of the predicted labels if positives were as common as on "
+                "the x axis (recall and specificity do not move with it); the rule marks the "
+                f"measured prevalence. The target is {target:.2%}.",
             )
         )
-    elif score is not None:  # per-class scores, two classes or more
-        curves = _class_cards(frame, y, score, labels, groups, keys, weight)
-        cards = [*curves[:2], cards[0], curves[2], *cards[1:]]
     if keys:
         cards.append(_compare_card(plot, y, yhat, score if binary_score else None, pos_label, kw))
     every = "The tables below list every class" + (" and group." if keys else ".")
