@@ -78,7 +78,9 @@ def main() -> None:
             con.register("v", df.to_arrow())
             con.execute("CREATE OR REPLACE TABLE d AS FROM v")
             con.unregister("v")
-            print(f"\n{k} classes, {rows:,} rows in {n_groups:,} group(s)   old binary   new    Polars")
+            print(
+                f"\n{k} classes, {rows:,} rows in {n_groups:,} group(s)   old binary   new    Polars"
+            )
             for metric, extra, expr in (
                 ("mcc", "", lambda w: ce.mcc("y", "yhat", weight=w)),
                 ("balanced_accuracy", "", lambda w: ce.balanced_accuracy("y", "yhat", weight=w)),
@@ -89,14 +91,21 @@ def main() -> None:
                 for weighted in (False, True):
                     wsql = ", weight := w" if weighted else ""
                     wpl = "w" if weighted else None
-                    new = best(lambda: con.sql(
-                        f"SELECT g, clf_{metric}(y, yhat{extra}{wsql}) FROM d GROUP BY g").fetchall())
-                    old = (
-                        best(lambda: con.sql(
-                            f"SELECT g, bench_old_{metric}(y, yhat{wsql}) FROM d GROUP BY g").fetchall())
-                        if not extra else float("nan")
+                    new = best(
+                        lambda: con.sql(
+                            f"SELECT g, clf_{metric}(y, yhat{extra}{wsql}) FROM d GROUP BY g"  # noqa: B023 (called at once by best)
+                        ).fetchall()
                     )
-                    pol = best(lambda: df.group_by("g").agg(expr(wpl)))
+                    old = (
+                        best(
+                            lambda: con.sql(
+                                f"SELECT g, bench_old_{metric}(y, yhat{wsql}) FROM d GROUP BY g"  # noqa: B023 (called at once by best)
+                            ).fetchall()
+                        )
+                        if not extra
+                        else float("nan")
+                    )
+                    pol = best(lambda: df.group_by("g").agg(expr(wpl)))  # noqa: B023 (called at once by best)
                     name = f"clf_{metric}(y, yhat{extra}{wsql})"
                     print(f"  {name:58s} {old:8.3f} {new:8.3f} {pol:8.3f}")
 

@@ -56,27 +56,39 @@ def polars_frame(fn):
 
 CASES = {
     "clf_auroc max_fpr=0.3": (
-        lambda g, w: f"FROM clf_auroc('t', 'yb', 'p1', group_cols := ['{g}'], weight_col := {w}, max_fpr := 0.3)",
+        lambda g, w: (
+            f"FROM clf_auroc('t', 'yb', 'p1', group_cols := ['{g}'], weight_col := {w}, max_fpr := 0.3)"
+        ),
         polars_agg(lambda w: ce.auroc("yb", "p1", max_fpr=0.3, weight=w)),
     ),
     "clf_auroc_multiclass ovr macro": (
-        lambda g, w: f"FROM clf_auroc_multiclass('t', 'y', {COLS}, labels := {LABELS}, group_cols := ['{g}'], weight_col := {w})",
+        lambda g, w: (
+            f"FROM clf_auroc_multiclass('t', 'y', {COLS}, labels := {LABELS}, group_cols := ['{g}'], weight_col := {w})"
+        ),
         polars_agg(lambda w: ce.auroc("y", M, weight=w)),
     ),
     "clf_auroc_multiclass ovr micro": (
-        lambda g, w: f"FROM clf_auroc_multiclass('t', 'y', {COLS}, labels := {LABELS}, group_cols := ['{g}'], weight_col := {w}, average := 'micro')",
+        lambda g, w: (
+            f"FROM clf_auroc_multiclass('t', 'y', {COLS}, labels := {LABELS}, group_cols := ['{g}'], weight_col := {w}, average := 'micro')"
+        ),
         polars_agg(lambda w: ce.auroc("y", M, average="micro", weight=w)),
     ),
     "clf_auroc_multiclass ovo macro": (
-        lambda g, w: f"FROM clf_auroc_multiclass('t', 'y', {COLS}, labels := {LABELS}, group_cols := ['{g}'], weight_col := {w}, multi_class := 'ovo')",
+        lambda g, w: (
+            f"FROM clf_auroc_multiclass('t', 'y', {COLS}, labels := {LABELS}, group_cols := ['{g}'], weight_col := {w}, multi_class := 'ovo')"
+        ),
         polars_agg(lambda w: ce.auroc("y", M, multi_class="ovo", weight=w)),
     ),
     "clf_top_k_accuracy k=2": (
-        lambda g, w: f"FROM clf_top_k_accuracy('t', 'y', {COLS}, labels := {LABELS}, k := 2, group_cols := ['{g}'], weight_col := {w})",
+        lambda g, w: (
+            f"FROM clf_top_k_accuracy('t', 'y', {COLS}, labels := {LABELS}, k := 2, group_cols := ['{g}'], weight_col := {w})"
+        ),
         polars_agg(lambda w: ce.top_k_accuracy("y", M, k=2, weight=w)),
     ),
     "clf_ece_multiclass": (
-        lambda g, w: f"FROM clf_ece_multiclass('t', 'y', {COLS}, labels := {LABELS}, group_cols := ['{g}'], weight_col := {w})",
+        lambda g, w: (
+            f"FROM clf_ece_multiclass('t', 'y', {COLS}, labels := {LABELS}, group_cols := ['{g}'], weight_col := {w})"
+        ),
         polars_agg(lambda w: ce.ece("y", M, weight=w)),
     ),
     "clf_ece (binary)": (
@@ -88,11 +100,15 @@ CASES = {
         polars_frame(lambda g, w: ce.lift_curve(df, "yb", "p1", by=g, weight=w)),
     ),
     "clf_roc_curve_multiclass": (
-        lambda g, w: f"FROM clf_roc_curve_multiclass('t', 'y', {COLS}, labels := {LABELS}, group_cols := ['{g}'], weight_col := {w})",
+        lambda g, w: (
+            f"FROM clf_roc_curve_multiclass('t', 'y', {COLS}, labels := {LABELS}, group_cols := ['{g}'], weight_col := {w})"
+        ),
         polars_frame(lambda g, w: ce.roc_curve(df, "y", M, by=g, weight=w)),
     ),
     "clf_pr_curve_multiclass": (
-        lambda g, w: f"FROM clf_pr_curve_multiclass('t', 'y', {COLS}, labels := {LABELS}, group_cols := ['{g}'], weight_col := {w})",
+        lambda g, w: (
+            f"FROM clf_pr_curve_multiclass('t', 'y', {COLS}, labels := {LABELS}, group_cols := ['{g}'], weight_col := {w})"
+        ),
         polars_frame(lambda g, w: ce.pr_curve(df, "y", M, by=g, weight=w)),
     ),
 }
@@ -105,6 +121,6 @@ for name in only:
     for g, layout in (("g", "100 groups"), ("one", "1 group")):
         for w in (None, "w"):
             q = query(g, "NULL" if w is None else f"'{w}'")
-            d = best(lambda: con.sql(q).fetchall())
+            d = best(lambda: con.sql(q).fetchall())  # noqa: B023 (called at once by best)
             p = best(polars(g, w))
-            print(f"{name:34} {layout:10} {str(bool(w)):6} {d:8.2f} {p:8.2f}", flush=True)
+            print(f"{name:34} {layout:10} {bool(w)!s:6} {d:8.2f} {p:8.2f}", flush=True)
