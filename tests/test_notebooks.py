@@ -111,6 +111,12 @@ def normalized(nb: nbformat.NotebookNode) -> list:
                 o["data"] = data
             if "text" in o:
                 o["text"] = "".join(o["text"])
+            last = shown[-1] if shown else {}
+            if o.get("output_type") == "stream" == last.get("output_type") and o.get(
+                "name"
+            ) == last.get("name"):  # one print may arrive in two messages: one text
+                last["text"] += o["text"]
+                continue
             shown.append(o)
         out.append((cell.source, shown))
     return out
