@@ -22,7 +22,7 @@ pytestmark = pytest.mark.spark
 
 
 @pytest.fixture(scope="module")
-def spark():
+def spark(tmp_path_factory: pytest.TempPathFactory):
     if shutil.which("java") is None:
         if os.environ.get("CI"):  # .ci/spark-setup.sh installs Java: missing there is a failure
             pytest.fail("java is not installed: .ci/spark-setup.sh should have done it")
@@ -36,6 +36,7 @@ def spark():
         .config("spark.sql.shuffle.partitions", "2")
         .config("spark.ui.enabled", "false")
         .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.sql.warehouse.dir", str(tmp_path_factory.mktemp("spark-warehouse")))
         .config("spark.driver.bindAddress", "127.0.0.1")
         .config("spark.driver.host", "127.0.0.1")
         .config("spark.ui.showConsoleProgress", "false")
@@ -245,7 +246,7 @@ def test_a_new_session_in_a_subprocess(files, tmp_path):
     argv = ["report", str(files["parquet"]), *COLUMNS, "--by", "model"]
     done = subprocess.run(
         [sys.executable, "-m", "clfeval", *argv, "--engine", "spark"],
-        capture_output=True, text=True, env=env, timeout=180,
+        capture_output=True, text=True, env=env, timeout=180, cwd=tmp_path,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
     want = subprocess.run(

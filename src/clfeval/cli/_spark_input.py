@@ -44,7 +44,8 @@ def session() -> tuple[Any, bool]:
         raise input_error(
             "--engine spark needs pyspark, which is not installed",
             role="engine",
-            hint="pip install pyspark (Spark also needs Java 17 or later)",
+            hint="pip install pyspark, or pip install 'clfeval[spark]' (Spark also needs Java "
+            "17 or later)",
         ) from None
     active = SparkSession.getActiveSession()
     if active is not None:
