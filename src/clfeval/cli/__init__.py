@@ -11,6 +11,7 @@ are printed there with the elapsed time.
 One module per job, each importing only the ones listed after it:
 
 - ``_cmd_report``, ``_cmd_sql``, ``_cmd_demo``: the commands, each ``run(args) -> int``
+- ``_spark_input``: ``--engine spark`` (PATH or a catalog table read by Spark)
 - ``_read``: the input files (Parquet, CSV, NDJSON), ``--schema``, parse errors
 - ``_database``: ``--db`` with ``--table`` or ``--query``
 - ``_outputs``: ``--format json`` and ``--format csv``
@@ -32,6 +33,7 @@ from clfeval.cli import _cmd_demo, _cmd_report, _cmd_sql
 from clfeval.cli._console import PROG, Stdout, fail, silence_stdout
 from clfeval.cli._errors import UsageError, first_line
 from clfeval.cli._parser import AVERAGES, build_parser
+from clfeval.cli._spark_input import is_spark_error
 
 __all__ = ["main"]
 
@@ -107,6 +109,8 @@ def _run(argv: list[str] | None) -> int:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
     except Exception as err:
+        if is_spark_error(err):
+            return fail(f"Spark: {first_line(err)}", "check the input, the columns and their types")
         if os.environ.get("CLFEVAL_DEBUG"):
             raise
         return fail(

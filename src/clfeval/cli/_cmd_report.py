@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import polars as pl
@@ -26,7 +27,8 @@ from clfeval.cli._outputs import (
 )
 from clfeval.cli._parser import average_option, digits_option, split_option
 from clfeval.cli._paths import check_page_path, check_stdout, input_paths, write_page
-from clfeval.cli._read import read_input, schema_option, score_option
+from clfeval.cli._read import column_roles, read_input, schema_option, score_option
+from clfeval.cli._spark_input import SparkInput, kept_rows, open_input
 
 
 def _parse_label(text: str, dtype: pl.DataType, flag: str, y: str) -> Any:
@@ -68,8 +70,7 @@ def _classes(df: pl.DataFrame, y: str, yhat: str) -> list[Any]:
     return values.drop_nulls().unique().sort().to_list()
 
 
-def _check_pos_label(pos_label: Any, df: pl.DataFrame, y: str, yhat: str) -> None:
-    classes = _classes(df, y, yhat)
+def _check_pos_label(pos_label: Any, classes: list[Any], y: str) -> None:
     if pos_label not in classes:
         raise input_error(
             f"--pos-label {pos_label!r} is not a class of {y!r}; the classes are {classes[:10]!r}",
@@ -79,9 +80,12 @@ def _check_pos_label(pos_label: Any, df: pl.DataFrame, y: str, yhat: str) -> Non
         )
 
 
-def _report_kwargs(args: argparse.Namespace, df: pl.DataFrame) -> dict[str, Any]:
-    y, yhat = args.y, args.yhat
-    dtype = df.schema[y]
+def _report_kwargs(
+    args: argparse.Namespace, schema: pl.Schema, classes: Callable[[], list[Any]]
+) -> dict[str, Any]:
+    """The keywords of ``clfeval.report``; ``classes()`` gives the classes of y and yhat."""
+    y = args.y
+    dtype = schema[y]
     given = split_option(args.labels, "--labels") if args.labels is not None else []
     scores, named = score_option(args)
     if named is not None and given:
@@ -104,7 +108,7 @@ def _report_kwargs(args: argparse.Namespace, df: pl.DataFrame) -> dict[str, Any]
     }
     if args.pos_label is not None:
         kw["pos_label"] = _parse_label(args.pos_label, dtype, "--pos-label", y)
-        _check_pos_label(kw["pos_label"], df, y, yhat)
+        _check_pos_label(kw["pos_label"], classes(), y)
     else:  # the library's default 1, in y's type: 1, "1" for text labels, True for booleans
         from clfeval import _options
 
@@ -113,20 +117,34 @@ def _report_kwargs(args: argparse.Namespace, df: pl.DataFrame) -> dict[str, Any]
     return kw
 
 
-def _kept_classes(df: pl.DataFrame, args: argparse.Namespace, kw: dict[str, Any]) -> list[Any]:
+def _kept_classes(
+    df: pl.DataFrame, args: argparse.Namespace, kw: dict[str, Any], spark: SparkInput | None
+) -> list[Any]:
     """The sorted classes of y and yhat on the rows the report evaluates (the library's
-    checks and drops, so ``--missing``/``--nonfinite drop`` leave the same rows out)."""
+    checks and drops, so ``--missing``/``--nonfinite drop`` leave the same rows out). With
+    Spark, ``df`` is ignored: the distinct (y, yhat) pairs of the kept rows come back from
+    Spark and the same rule runs on them (the drops already applied there)."""
     from clfeval._validate import prepare, score_columns
 
+    scores = score_columns(kw["score"], kw["labels"])
+    weight = kw["weight"]
+    missing, nonfinite = args.missing, args.nonfinite
+    if spark is not None:
+        names = list(scores.values()) if isinstance(scores, dict) else [scores] if scores else []
+        where = kept_rows(spark.schema, [args.y, args.yhat], names, weight, missing, nonfinite)
+        df, y, yhat = spark.pairs(args.y, args.yhat, where), "y", "yhat"
+        scores, weight, missing, nonfinite = None, None, "drop", "raise"
+    else:
+        y, yhat = args.y, args.yhat
     prep = prepare(
         df,
-        y=args.y,
-        yhat=args.yhat,
-        score=score_columns(kw["score"], kw["labels"]),
-        weight=kw["weight"],
+        y=y,
+        yhat=yhat,
+        score=scores,
+        weight=weight,
         labels=kw["labels"],
-        missing=args.missing,
-        nonfinite=args.nonfinite,
+        missing=missing,
+        nonfinite=nonfinite,
     )
     return prep.classes or []
 
@@ -153,7 +171,11 @@ def _html_page(df: pl.DataFrame, args: argparse.Namespace, kw: dict[str, Any], t
 
 
 def _metrics(
-    df: pl.DataFrame, args: argparse.Namespace, kw: dict[str, Any], average: str | None
+    df: Any,
+    args: argparse.Namespace,
+    kw: dict[str, Any],
+    average: str | None,
+    spark: SparkInput | None = None,
 ) -> tuple[pl.DataFrame, dict[str, Any]]:
     """``clfeval.metrics`` with ``--average`` (default ``binary``, the library's default).
 
@@ -169,7 +191,7 @@ def _metrics(
     note = None
     chosen = average or str(_options.DEFAULTS["average"])
     if average is None:
-        classes = _kept_classes(df, args, kw)
+        classes = _kept_classes(df, args, kw, spark)
         if len(classes) > 2:
             note = (
                 f"y and yhat have {len(classes)} classes, so precision, recall and f1 are left "
@@ -207,16 +229,36 @@ def _metrics(
     return frame.drop("n_excluded", strict=False), head
 
 
+def _check_spark_options(args: argparse.Namespace) -> None:
+    """``--engine spark`` reads PATH or a catalog ``--table``; no DuckDB, no HTML page yet."""
+    for flag, value in (("--db", args.db), ("--query", args.query), ("--schema", args.schema)):
+        if value is not None:
+            raise UsageError(
+                f"{flag} does not go with --engine spark, which reads PATH (.parquet or .csv) "
+                "or a table of the Spark catalog (--table NAME)"
+            )
+    if args.html is not None:
+        raise UsageError(
+            "--html does not go with --engine spark yet: the HTML report is computed by "
+            "Polars; leave --engine out (or --html out)"
+        )
+    if (args.path is None) == (args.table is None):
+        raise UsageError("with --engine spark, give exactly one input: PATH or --table NAME")
+
+
 def run(args: argparse.Namespace) -> int:
     import clfeval as ce
 
+    spark_engine = args.engine == "spark"
     sources = [args.path is not None, args.table is not None, args.query is not None]
-    if sum(sources) != 1:
+    if spark_engine:
+        _check_spark_options(args)
+    elif sum(sources) != 1:
         if args.db is not None and not any(sources):
             raise UsageError("--db needs --table NAME or --query SQL")
         raise UsageError("give exactly one input: PATH, --db FILE --table NAME, or --query SQL")
-    if args.table is not None and args.db is None:
-        raise UsageError("--table needs --db FILE")
+    if args.table is not None and args.db is None and not spark_engine:
+        raise UsageError("--table needs --db FILE (or --engine spark for a Spark table)")
     if args.db is not None and args.path is not None:
         raise UsageError("--db goes with --table or --query, not with PATH")
     average = average_option(args.average)
@@ -243,9 +285,27 @@ def run(args: argparse.Namespace) -> int:
     check_stdout(inputs)
     progress = Progress()
     stack: list[Any] = []
+    spark: SparkInput | None = None
     try:
-        df, name = read_input(args, progress, stack, schema)
-        kw = _report_kwargs(args, df)
+        df: Any
+        if spark_engine:
+            spark, name = open_input(args, column_roles(args))
+            stack.append(spark)
+            df, frame_schema = spark.frame, spark.schema
+            opened = spark
+
+            def classes() -> list[Any]:
+                return _classes(opened.pairs(args.y, args.yhat), "y", "yhat")
+
+            progress(f"opened {name} in Spark")
+        else:
+            df, name = read_input(args, progress, stack, schema)
+            frame_schema = df.schema
+
+            def classes() -> list[Any]:
+                return _classes(df, args.y, args.yhat)
+
+        kw = _report_kwargs(args, frame_schema, classes)
         rep = ce.report(
             df,
             args.y,
@@ -261,13 +321,13 @@ def run(args: argparse.Namespace) -> int:
         if args.format == "text":
             text = str(rep)
         else:
-            frame, head = _metrics(df, args, kw, average)
+            frame, head = _metrics(df, args, kw, average, spark)
             by = kw["by"] or []
             groups = group_parts(rep, frame, by)
             if args.format == "json":
                 text = render_json(groups, head, by)
             else:
-                text = render_csv(groups, head, by, dict(df.schema))
+                text = render_csv(groups, head, by, dict(frame_schema))
         page = None
         if args.html is not None:
             page = _html_page(df, args, kw, f"Classification report: {name}")

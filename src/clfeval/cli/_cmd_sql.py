@@ -96,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
             "dialect",
             "pos_label",
             "average",
+            "engine",
         )
     }
     given = [f"--{k.replace('_', '-')}" for k, v in gen.items() if v is not None]
@@ -133,6 +134,8 @@ def run(args: argparse.Namespace) -> int:
         kw["pos_label"] = _sql_literal(args.pos_label)
     if args.metric == "metrics":
         kw["average"] = average or _options.DEFAULTS["average"]
+    if kw.pop("engine", None) == "spark":
+        return _run_on_spark(args.metric, kw)
     try:
         text = sqlgen.query(args.metric, **kw)
     except ImportError:
@@ -142,4 +145,29 @@ def run(args: argparse.Namespace) -> int:
             hint="pip install 'clfeval[warehouse]'",
         ) from None
     emit(text)
+    return 0
+
+
+def _run_on_spark(metric: str, kw: dict[str, Any]) -> int:
+    """``--engine spark``: :func:`clfeval.sql.run` on the Spark session, the result as CSV.
+    A .parquet/.csv ``--table`` is read into a temporary view first (dropped afterwards)."""
+    from clfeval import sql
+    from clfeval.cli._spark_input import file_view, session
+
+    dialect = kw.pop("dialect", None)
+    if dialect is not None and dialect.strip().lower() != "spark":
+        raise UsageError(f"--dialect {dialect} does not go with --engine spark (Spark's own)")
+    spark, created = session()
+    try:
+        floats = [kw[k] for k in ("score", "proba", "weight") if kw.get(k) is not None]
+        view = file_view(spark, kw["table"], floats)
+        try:
+            out = sql.run(spark, metric, **{**kw, "table": view or kw["table"]})
+        finally:
+            if view is not None:
+                spark.catalog.dropTempView(view)
+        emit(out.write_csv())
+    finally:
+        if created:
+            spark.stop()
     return 0

@@ -118,7 +118,18 @@ def build_parser() -> _Parser:
     rep.add_argument(
         "--table",
         help="a table or view of --db (schema.name for another schema); a view reads its "
-        "files when queried, and relative paths in it resolve against the current directory",
+        "files when queried, and relative paths in it resolve against the current directory. "
+        "With --engine spark: a table of the Spark catalog (database.table)",
+    )
+    rep.add_argument(
+        "--engine",
+        choices=("polars", "spark"),
+        default="polars",
+        help="where the numbers are computed: polars (default) reads the columns into this "
+        "process; spark reads PATH (.parquet or .csv, local or a lake path such as s3a://...) "
+        "or --table from the Spark catalog and computes inside Spark, collecting no rows "
+        "(needs pyspark; the session is the active one, else a new one with master "
+        "$SPARK_MASTER or local[*]). Same output; no --db, --query, --schema or --html",
     )
     rep.add_argument("--query", help="a SQL query whose result is evaluated (run as given)")
     rep.add_argument("--y", required=True, help="the column of true labels")
@@ -207,7 +218,17 @@ def build_parser() -> _Parser:
     sq.add_argument(
         "--dialect", help="duckdb (default), spark, bigquery, snowflake, trino, postgres"
     )
-    sq.add_argument("--table", help="table name (dots separate schema and table)")
+    sq.add_argument(
+        "--table",
+        help="table name (dots separate schema and table); with --engine spark also a "
+        ".parquet or .csv path",
+    )
+    sq.add_argument(
+        "--engine",
+        choices=("spark",),
+        help="with --metric: run the query on Spark (the active session, else a new one with "
+        "master $SPARK_MASTER or local[*]) and print its result as CSV instead of the SQL",
+    )
     sq.add_argument("--y")
     sq.add_argument("--yhat")
     sq.add_argument("--score")

@@ -113,7 +113,7 @@ def score_columns(args: argparse.Namespace) -> list[str]:
     return score_option(args)[0]
 
 
-def _file_format(path: str, override: str | None) -> str:
+def file_format(path: str, override: str | None) -> str:
     if override:
         return override
     suffixes = [s.lower() for s in Path(path).suffixes if s.lower() not in (".gz", ".zst")]
@@ -142,15 +142,8 @@ def _unknown_schema_columns(
             )
 
 
-def _scan_file(
-    path: str, fmt: str, roles: list[tuple[str, str]], schema: dict[str, pl.DataType]
-) -> pl.LazyFrame:
-    """A lazy scan whose types are never guessed from the first rows.
-
-    CSV: every column is text, except the score and weight columns (Float64) and what
-    ``--schema`` says. NDJSON: the JSON types (inferred from every row), scores and weights
-    Float64. Parquet: its own types.
-    """
+def check_local_path(path: str, fmt: str) -> None:
+    """A local input path that exists and holds data (a directory only for Parquet)."""
     if any(ch in path for ch in "*?["):
         if not glob.glob(path, recursive=True):
             raise input_error(
@@ -172,6 +165,18 @@ def _scan_file(
         raise input_error(
             f"{path!r} is empty", role="path", hint="pass a file with a header and rows"
         )
+
+
+def _scan_file(
+    path: str, fmt: str, roles: list[tuple[str, str]], schema: dict[str, pl.DataType]
+) -> pl.LazyFrame:
+    """A lazy scan whose types are never guessed from the first rows.
+
+    CSV: every column is text, except the score and weight columns (Float64) and what
+    ``--schema`` says. NDJSON: the JSON types (inferred from every row), scores and weights
+    Float64. Parquet: its own types.
+    """
+    check_local_path(path, fmt)
     floats: dict[str, pl.DataType] = {c: pl.Float64() for r, c in roles if r in ("score", "weight")}
     if fmt == "parquet":
         if schema:
@@ -365,7 +370,7 @@ def read_input(
             raise input_error(
                 "PATH is empty", role="path", hint="pass a .parquet, .csv or .ndjson file"
             )
-        fmt = _file_format(args.path, args.input_format)
+        fmt = file_format(args.path, args.input_format)
         name = args.path
     elif schema:
         raise input_error(
