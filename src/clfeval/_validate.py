@@ -14,14 +14,23 @@ read until it is collected.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import polars as pl
 
 from clfeval import _options
+from clfeval._data_checks import (
+    check_folds,
+    check_labels_present,
+    check_pos_label,
+    check_prevalence,
+    check_proba_sums,
+    check_score_classes,
+)
 from clfeval._frames import as_polars
 from clfeval._options import AVERAGES
+from clfeval._prepared import Frame, Missing, Prepared
 from clfeval._schema import (
     NOT_GIVEN,
     check_class_value,
@@ -44,9 +53,11 @@ __all__ = [  # the schema checks are re-exported: every front door imports check
     "Prepared",
     "check_class_value",
     "check_columns",
+    "check_folds",
     "check_labels_present",
     "check_options",
     "check_pos_label",
+    "check_prevalence",
     "check_proba_sums",
     "check_schema",
     "check_score_classes",
@@ -59,46 +70,7 @@ __all__ = [  # the schema checks are re-exported: every front door imports check
     "score_columns",
 ]
 
-Frame = pl.DataFrame | pl.LazyFrame
-Missing = Literal["raise", "drop"]
 MAX_EXAMPLES = 5
-KEYS = ("label", "actual", "predicted", "threshold", "bin", "strategy", "replicate")  # never nulled
-_BAD = "__clf_bad"
-
-
-@dataclass(frozen=True)
-class Prepared:
-    """A validated lazy frame and what the caller needs to finish the job."""
-
-    frame: pl.LazyFrame
-    by: list[str]
-    eager: bool
-    classes: list[Any] | None = None  # sorted present classes (eager input only)
-    n_excluded: pl.DataFrame | None = None  # by columns + n_excluded, with a drop option
-    roles: dict[str, str] = field(default_factory=dict)
-    n_rows: int | None = None  # rows of the input (eager input only)
-    bad: pl.Expr | None = None  # lazy input: a row that makes its group's numbers meaningless
-
-    def finish(self, out: pl.LazyFrame) -> Frame:
-        """Collect ``out`` when the input was eager; lazy in, lazy out.
-
-        Lazy input follows the expression rule: the values of a group holding a negative,
-        NaN or infinite weight, or a probability outside [0, 1], are null (key columns such
-        as ``label`` or ``threshold`` stay).
-        """
-        if self.eager:
-            return out.collect()
-        if self.bad is None:
-            return out
-        flag = self.bad.any().alias(_BAD)
-        flags = self.frame.group_by(self.by).agg(flag) if self.by else self.frame.select(flag)
-        if self.by:
-            out = out.join(flags, on=self.by, how="left", nulls_equal=True, maintain_order="left")
-        else:
-            out = out.join(flags, how="cross", maintain_order="left")
-        values = [c for c in out.collect_schema() if c not in (*self.by, *KEYS, _BAD)]
-        nulled = [pl.when(pl.col(_BAD)).then(None).otherwise(pl.col(c)).alias(c) for c in values]
-        return out.with_columns(nulled).drop(_BAD)
 
 
 def as_by(by: str | Sequence[str] | None) -> list[str]:
@@ -548,211 +520,3 @@ def expand_list_scores(
     out = score_columns(score, labels, role)
     assert isinstance(out, dict)
     return data, order_scores(out, labels)
-
-
-# --- checks on class sets and probability rows -----------------------------------------------
-
-
-def check_proba_sums(
-    prep: Prepared, columns: Mapping[Any, str], *, atol: float | None = None
-) -> None:
-    """Raise when a row of multiclass probabilities does not sum to 1 (eager input only).
-
-    The tolerance is ``1e-6 * k`` for k columns unless ``atol`` is given; the error names the
-    worst row and its sum. LazyFrames are not read here.
-    """
-    if not prep.eager or not columns:
-        return
-    tol = 1e-6 * len(columns) if atol is None else atol
-    total = pl.sum_horizontal([pl.col(c).cast(pl.Float64) for c in columns.values()])
-    gap = (total - 1.0).abs()
-    row = prep.frame.select(
-        (gap > tol).sum().alias("n"),
-        gap.arg_max().alias("i"),
-        total.gather(gap.arg_max()).first().alias("s"),
-    ).collect()
-    n_bad, worst, value = row.row(0)
-    if n_bad:
-        names = list(columns.values())
-        raise InputError(
-            f"{n_bad} row(s) of probabilities {names!r} do not sum to 1; the worst is row "
-            f"{worst} with sum {value!r}",
-            column=names[0],
-            role="proba",
-            rule="probability_sum",
-            hint=f"each row must sum to 1 within {tol:g}; clfeval never renormalises silently",
-        )
-
-
-def check_score_classes(prep: Prepared, scores: Mapping[Any, str], y: str) -> None:
-    """Every class of ``y`` needs a score column (eager input): rows of a class without one
-    would be left out silently, so they are an error (scikit-learn's 'y_true contains labels
-    not in parameter labels')."""
-    if not prep.eager:
-        return
-    present = prep.frame.select(pl.col(y).unique()).collect().to_series()
-    unknown = [c for c in present.sort().to_list() if c not in scores]
-    if unknown:
-        raise InputError(
-            f"column {y!r} (y) holds {unknown[:10]!r}, which have no score column",
-            column=y,
-            role="y",
-            rule="unknown_label",
-            hint=f"the score columns cover {list(scores)!r}; add the missing classes",
-        )
-
-
-def check_pos_label(
-    classes: Sequence[Any],
-    pos_label: Any,
-    *,
-    average: Any,
-    labels: Sequence[Any] | None,
-    y: str,
-    dtype: pl.DataType | None = None,
-) -> None:
-    """sklearn's binary rules, in its order: ``binary`` needs at most two classes, then
-    pos_label must be of the kind of y (``dtype``, the labels' dtype) and one of its classes."""
-    if average != "binary":
-        return
-    if len(classes) > 2:
-        raise InputError(
-            f"column {y!r} (y) has {len(classes)} classes {list(classes)[:10]!r} but "
-            "average='binary'",
-            column=y,
-            role="y",
-            rule="multiclass_binary",
-            hint="choose average='macro', 'micro', 'weighted' or None",
-        )
-    if dtype is not None:
-        check_class_value(dtype, pos_label, y, "pos_label", lambda: list(classes))
-    if pos_label not in classes and len(classes) >= 2:
-        raise InputError(
-            f"pos_label={pos_label!r} is not a class of {y!r}; the classes are {list(classes)!r}",
-            column=y,
-            role="pos_label",
-            rule="pos_label",
-            hint="pass pos_label= with the class that counts as positive",
-        )
-
-
-def check_labels_present(classes: Sequence[Any], labels: Sequence[Any] | None, y: str) -> None:
-    """sklearn raises when none of ``labels`` occurs in the data."""
-    if labels is not None and not any(label in classes for label in labels):
-        raise InputError(
-            f"none of labels={list(labels)!r} occurs in the data; the classes are "
-            f"{list(classes)[:10]!r}",
-            column=y,
-            role="labels",
-            rule="labels_absent",
-            hint="list classes that occur in y or yhat",
-        )
-
-
-# --- decisions: the target prevalence and the folds ------------------------------------------
-
-
-def check_prevalence(prep: Prepared, y: str, target: Any, *, complete: bool = True) -> None:
-    """A ``prevalence=`` that reads the data: a column holding π (numeric, and on eager input
-    no null, every value in (0, 1), constant within each group), or a class distribution
-    (its classes of the kind of ``y``; with ``complete``, on eager input, every class of
-    ``y`` has a share)."""
-    schema = prep.frame.collect_schema()
-    if isinstance(target, str):
-        check_columns(schema, {"prevalence": target})
-        if not schema[target].is_numeric():
-            raise InputError(
-                f"column {target!r} (prevalence) has dtype {schema[target]}, not a number",
-                column=target,
-                role="prevalence",
-                rule="dtype",
-                hint="the column holds the target prevalence of each group, a number in (0, 1)",
-            )
-        if not prep.eager:
-            return  # the expression rule: a group whose values do not qualify is null
-        c = pl.col(target).cast(pl.Float64)
-        stats = [
-            c.null_count().alias("nulls"),
-            (~c.is_finite() | (c <= 0) | (c >= 1)).sum().alias("outside"),
-            c.min().alias("lo"),
-            c.max().alias("hi"),
-            c.drop_nulls().n_unique().alias("distinct"),
-        ]
-        per = prep.frame.group_by(prep.by).agg(stats) if prep.by else prep.frame.select(stats)
-        per = per.collect()
-        fault = None
-        if per["nulls"].sum():
-            fault = f"has {per['nulls'].sum()} null value(s)", "fill it: every row needs its π"
-        elif per["outside"].sum():
-            fault = (
-                f"has {per['outside'].sum()} value(s) outside (0, 1) (min {per['lo'].min()!r}, "
-                f"max {per['hi'].max()!r})",
-                "a prevalence is a share strictly between 0 and 1",
-            )
-        elif per.filter(pl.col("distinct") > 1).height:
-            row = per.filter(pl.col("distinct") > 1).row(0, named=True)
-            where = ", ".join(f"{k}={row[k]!r}" for k in prep.by) or "the data"
-            fault = (
-                f"varies within a group ({where}: from {row['lo']!r} to {row['hi']!r})",
-                "give one target prevalence per group (by=), the same on each of its rows",
-            )
-        if fault is not None:
-            raise InputError(
-                f"column {target!r} (prevalence) {fault[0]}",
-                column=target,
-                role="prevalence",
-                rule="prevalence",
-                hint=fault[1],
-            )
-    elif isinstance(target, Mapping):
-        dtype = schema[y]
-        for key in target:
-            check_class_value(dtype, key, y, "prevalence")
-        if not prep.eager or not complete:
-            return
-        present = prep.frame.select(pl.col(y).unique().sort()).collect().to_series().to_list()
-        unknown = [c for c in present if c not in target]
-        if unknown:
-            raise InputError(
-                f"column {y!r} (y) holds {unknown[:10]!r}, which prevalence= gives no share",
-                column=y,
-                role="prevalence",
-                rule="prevalence",
-                hint=f"give every class a share (0 leaves its rows out); it has {list(target)!r}",
-            )
-
-
-def check_folds(
-    frame: pl.LazyFrame, fold: str, by: Sequence[str], *, eager: bool, missing: Missing
-) -> None:
-    """The fold column: present and, on eager input, at least two folds in each group and
-    no null fold (unless ``missing="drop"``, which leaves those rows out)."""
-    schema = frame.collect_schema()
-    check_columns(schema, {"fold": fold})
-    if not eager:
-        return
-    f = pl.col(fold)
-    stats = [f.null_count().alias("nulls"), f.drop_nulls().n_unique().alias("folds")]
-    by = list(by)
-    per = (frame.group_by(by).agg(stats) if by else frame.select(stats)).collect()
-    if per["nulls"].sum() and missing != "drop":
-        raise InputError(
-            f"column {fold!r} (fold) has {per['nulls'].sum()} null value(s)",
-            column=fold,
-            role="fold",
-            rule="null",
-            hint="every row needs its fold; pass missing='drop' to leave those rows out",
-        )
-    few = per.filter(pl.col("folds") < 2)
-    if few.height:
-        row = few.row(0, named=True)
-        where = ", ".join(f"{k}={row[k]!r}" for k in by)
-        raise InputError(
-            f"column {fold!r} (fold) has {row['folds']} fold(s)"
-            + (f" in the group {where}" if where else "")
-            + ", fewer than 2",
-            column=fold,
-            role="fold",
-            rule="folds",
-            hint="a mean and standard deviation over folds need at least two folds",
-        )
