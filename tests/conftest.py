@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -67,3 +69,33 @@ def postgres():
     finally:
         subprocess.run([*ctl, "-m", "immediate", "stop"], capture_output=True)
         shutil.rmtree(home, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def spark():
+    if shutil.which("java") is None:
+        if os.environ.get("CI"):  # .ci/spark-setup.sh installs Java: missing there is a failure
+            pytest.fail("java is not installed: .ci/spark-setup.sh should have done it")
+        pytest.skip("Spark needs Java 17: run .ci/spark-setup.sh")
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    from pyspark.sql import SparkSession
+
+    session = (
+        SparkSession.builder.master("local[2]")
+        .appName("clfeval-sqlgen")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.driver.bindAddress", "127.0.0.1")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.ui.showConsoleProgress", "false")
+        # Tiny inputs: whole-stage code generation and adaptive planning cost more than they save.
+        .config("spark.sql.codegen.wholeStage", "false")
+        .config("spark.sql.adaptive.enabled", "false")
+        # Short-lived JVM: the C1 compiler only and a serial GC start and run ~2x faster here.
+        .config("spark.driver.extraJavaOptions", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC")
+        .getOrCreate()
+    )
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()

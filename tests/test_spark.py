@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import shutil
-
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
@@ -13,36 +10,6 @@ from test_sqlgen import Case, check_case, close, reference  # tests/ is on sys.p
 from clfeval.sqlgen import query
 
 pytestmark = pytest.mark.spark
-
-
-@pytest.fixture(scope="session")
-def spark():
-    if shutil.which("java") is None:
-        if os.environ.get("CI"):  # .ci/spark-setup.sh installs Java: missing there is a failure
-            pytest.fail("java is not installed: .ci/spark-setup.sh should have done it")
-        pytest.skip("Spark needs Java 17: run .ci/spark-setup.sh")
-    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
-    from pyspark.sql import SparkSession
-
-    session = (
-        SparkSession.builder.master("local[2]")
-        .appName("clfeval-sqlgen")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.session.timeZone", "UTC")
-        .config("spark.driver.bindAddress", "127.0.0.1")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.ui.showConsoleProgress", "false")
-        # Tiny inputs: whole-stage code generation and adaptive planning cost more than they save.
-        .config("spark.sql.codegen.wholeStage", "false")
-        .config("spark.sql.adaptive.enabled", "false")
-        # Short-lived JVM: the C1 compiler only and a serial GC start and run ~2x faster here.
-        .config("spark.driver.extraJavaOptions", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC")
-        .getOrCreate()
-    )
-    session.sparkContext.setLogLevel("ERROR")
-    yield session
-    session.stop()
 
 
 def random_case(seed: int, *, strings: bool, weighted: bool, k: int) -> Case:
@@ -378,7 +345,12 @@ def test_spark_dataframe_in_equals_polars(spark) -> None:
         with pytest.raises(ce.InputError) as spark_err:
             fn(bad)
         assert str(spark_err.value).split(" (rows")[0] == str(polars_err.value).split(" (rows")[0]
-    with pytest.raises(ce.InputError, match=r"baseline\(\) cannot run inside Spark"):
-        ce.baseline(sdf, "y")
-    with pytest.raises(ce.InputError, match=r"the option normalize= has no generated SQL"):
-        ce.confusion_matrix(sdf, "y", "yhat", normalize="true")
+    # no generated SQL: evaluated on the table Spark reduces the rows to (test_spark_reduce.py)
+    same(
+        ce.baseline(sdf, "y", average="macro"),
+        ce.baseline(df, "y", average="macro"),
+        [],
+        "baseline",
+    )
+    normalized = ce.confusion_matrix(sdf, "y", "yhat", normalize="true")
+    same(normalized, ce.confusion_matrix(df, "y", "yhat", normalize="true"), [], "normalize")

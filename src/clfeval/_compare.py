@@ -28,7 +28,7 @@ from clfeval import _bootstrap, _label, _options
 from clfeval._counts import N
 from clfeval._delong import check_whole_weights
 from clfeval._draws import REP
-from clfeval._frames import as_polars
+from clfeval._frames import as_polars, frame_input
 from clfeval._metric_table import AVERAGED, LABEL_DEFAULT, LABEL_METRICS, group_eval, label_parts
 from clfeval._normal import p_value
 from clfeval._schema import check_class_value, label_dtype
@@ -103,6 +103,7 @@ def _label_metrics(
     return out.select(*keys, *names)
 
 
+@frame_input("compare")
 def compare(
     data: Frame,
     y: str,

@@ -12,7 +12,7 @@ from typing import Any
 
 import polars as pl
 
-from clfeval._prepared import Missing, Prepared
+from clfeval._prepared import ROWS_ELSEWHERE, Missing, Prepared
 from clfeval._schema import check_class_value, check_columns
 from clfeval.exceptions import InputError
 
@@ -210,7 +210,11 @@ def check_folds(
     f = pl.col(fold)
     stats = [f.null_count().alias("nulls"), f.drop_nulls().n_unique().alias("folds")]
     by = list(by)
-    per = (frame.group_by(by).agg(stats) if by else frame.select(stats)).collect()
+    elsewhere = ROWS_ELSEWHERE.get()
+    if elsewhere is not None:  # the rows are in another engine: it counts them
+        per = elsewhere.folds(fold, by)
+    else:
+        per = (frame.group_by(by).agg(stats) if by else frame.select(stats)).collect()
     if per["nulls"].sum() and missing != "drop":
         raise InputError(
             f"column {fold!r} (fold) has {per['nulls'].sum()} null value(s)",

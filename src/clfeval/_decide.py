@@ -30,7 +30,7 @@ from clfeval._curves import (
     rate,
     setup,
 )
-from clfeval._frames import as_polars
+from clfeval._frames import as_polars, frame_input
 from clfeval._metric_table import metrics as _metrics
 from clfeval._models import Models, comparable
 from clfeval._validate import (
@@ -61,6 +61,7 @@ def _binary_only(score: Any, name: str) -> None:
         )
 
 
+@frame_input("decision_curve")
 @comparable("score")
 def decision_curve(
     data: Frame,
@@ -149,6 +150,7 @@ def decision_curve(
     return prep.finish(out.select(*keys, *DECISION_COLUMNS))
 
 
+@frame_input("expected_cost")
 def expected_cost(
     data: Frame,
     y: str,
@@ -254,6 +256,7 @@ def expected_cost(
     return prep.finish(out.select(*prep.by, _costs.EXPECTED, _costs.TOTAL))
 
 
+@frame_input("cv_summary")
 @comparable("yhat", "score")
 def cv_summary(
     data: Frame,
@@ -359,6 +362,7 @@ def cv_summary(
 CURVE_METRICS = ("precision", "npv", "accuracy", "f1")
 
 
+@frame_input("prevalence_curve")
 def prevalence_curve(
     data: Frame,
     y: str,

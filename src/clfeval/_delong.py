@@ -29,8 +29,10 @@ import polars as pl
 
 from clfeval import _curves, _options
 from clfeval._curves import NN, NP, POS, S, W, binary_long, counts_frame, over
+from clfeval._frames import frame_input
 from clfeval._metric_table import group_eval
 from clfeval._normal import ndtri, p_value
+from clfeval._prepared import ROWS_ELSEWHERE
 from clfeval._validate import Frame, Prepared, prepare
 from clfeval.exceptions import InputError
 
@@ -48,8 +50,12 @@ def check_whole_weights(prep: Prepared, weight: str | None, method: str) -> None
     """Frequency weights only (eager input): raise when a weight is not a whole number."""
     if weight is None or not prep.eager:
         return
-    w = pl.col(weight).cast(pl.Float64)
-    n_bad = prep.frame.select((w != w.round()).sum()).collect().item()
+    elsewhere = ROWS_ELSEWHERE.get()
+    if elsewhere is not None:  # the rows are in another engine, reduced to summed weights
+        n_bad = elsewhere.fractional(weight)
+    else:
+        w = pl.col(weight).cast(pl.Float64)
+        n_bad = prep.frame.select((w != w.round()).sum()).collect().item()
     if n_bad:
         raise InputError(
             f"column {weight!r} (weight) has {n_bad} non-integral value(s); {method} counts "
@@ -89,6 +95,7 @@ def _z(level: float) -> float:
     return ndtri(0.5 + level / 2.0)
 
 
+@frame_input("auroc_ci")
 def auroc_ci(
     data: Frame,
     y: str,
@@ -276,6 +283,7 @@ def _paired(rows: pl.LazyFrame, by: list[str], a: str, b: str, level: float) -> 
     )
 
 
+@frame_input("compare_auroc")
 def compare_auroc(
     data: Frame,
     y: str,

@@ -12,8 +12,9 @@
   and a read-only one works). Any other call (``report``, ``baseline``, ``best_threshold``,
   ``threshold_counts``, ``report_html``, the charts, an option without an SQL spelling such
   as ``models=`` or ``normalize=``) reads the relation's rows through the Arrow stream.
-- A PySpark DataFrame stays in Spark (:mod:`clfeval._spark`): the functions with generated
-  SQL run it there; any other call is refused, since its rows are never collected.
+- A PySpark DataFrame stays in Spark (:mod:`clfeval._spark`): a call with generated SQL runs
+  there, any other on the table Spark reduces it to (:mod:`clfeval._spark_reduce`); its rows
+  are never collected.
 - Anything else is an :class:`InputError` naming the argument.
 
 :func:`frame_input` applies this to a frame function. The results are the same whichever way
@@ -65,6 +66,14 @@ def as_polars(data: Any, role: str = "data") -> Frame:
     """``data`` as a Polars DataFrame or LazyFrame (see the module docstring)."""
     if isinstance(data, pl.DataFrame | pl.LazyFrame):
         return data
+    if is_spark(data):  # its rows stay in Spark (a frame function takes it: frame_input)
+        raise InputError(
+            f"{role} is a Spark DataFrame, which clfeval evaluates inside Spark only",
+            role=role,
+            rule="engine",
+            hint="pass it to a frame function (clfeval.metrics, report, report_html, the "
+            "curves, the decision and uncertainty functions); clfeval never collects its rows",
+        )
     if hasattr(data, "__arrow_c_stream__") and not isinstance(data, type):
         try:
             return pl.DataFrame(data)
@@ -107,7 +116,7 @@ def frame_input(name: str) -> Callable[[F], F]:
                 if twin is not None:
                     return twin()
             if is_spark(data):  # evaluated inside Spark, or refused: never collected
-                return spark_call(name, signature, data, args, kwargs)
+                return spark_call(name, fn, signature, data, args, kwargs)
             return fn(as_polars(data), *args, **kwargs)
 
         return run  # type: ignore[return-value]

@@ -3,17 +3,22 @@ result of :func:`clfeval._validate.prepare`), and the frame type aliases."""
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import polars as pl
 
-__all__ = ["KEYS", "Frame", "Missing", "Prepared"]
+__all__ = ["KEYS", "ROWS_ELSEWHERE", "Frame", "Missing", "Prepared"]
 
 Frame = pl.DataFrame | pl.LazyFrame
 Missing = Literal["raise", "drop"]
 KEYS = ("label", "actual", "predicted", "threshold", "bin", "strategy", "replicate")  # never nulled
 _BAD = "__clf_bad"
+# Set while a frame function runs on the reduced table of rows that live in another engine
+# (a Spark DataFrame, :mod:`clfeval._spark_reduce`): the data checks of ``prepare`` and the
+# whole-weight count are then run on those rows by that engine, with the same messages.
+ROWS_ELSEWHERE: ContextVar[Any] = ContextVar("clfeval_rows_elsewhere", default=None)
 
 
 @dataclass(frozen=True)

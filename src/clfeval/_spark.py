@@ -7,9 +7,11 @@ aggregate, then the capability's generated SQL. Only the result (counts, curve p
 row per group) comes back, through Arrow; no row of the frame is collected. pyspark is never
 imported here: the frame is recognised by its type's module.
 
-A call that has no generated SQL (a function without a twin, or an option the generated SQL
-does not spell, such as ``models=`` or ``normalize=``) is an :class:`InputError` naming it,
-never a silent ``toPandas()``.
+A call that has no generated SQL (a function without a twin, such as the decision and
+uncertainty functions, or an option the generated SQL does not spell, such as ``ci=``,
+``models=`` or ``normalize=``) runs on the table Spark reduces it to
+(:mod:`clfeval._spark_reduce`); what even that cannot do (per-class probabilities outside
+the SQL twins) is an :class:`InputError` naming it, never a silent ``toPandas()``.
 """
 
 from __future__ import annotations
@@ -17,11 +19,13 @@ from __future__ import annotations
 import importlib
 import inspect
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 import polars as pl
 
-from clfeval.exceptions import InputError
+from clfeval import _spark_reduce
+from clfeval._spark_reduce import refusal as _refuse
 
 # frame function -> (capability of clfeval.sql.query, the keyword of its second column)
 CAPABILITIES: dict[str, tuple[str, str]] = {
@@ -50,56 +54,72 @@ def is_spark(data: Any) -> bool:
     return module.startswith("pyspark.sql") and hasattr(data, "createOrReplaceTempView")
 
 
-def _refuse(name: str, why: str) -> InputError:
-    return InputError(
-        f"{name}() cannot run inside Spark: {why}",
-        role="data",
-        rule="engine",
-        hint="clfeval never collects a Spark DataFrame's rows; drop the option, or select "
-        "the columns and pass a Polars frame (e.g. pl.from_arrow(df.toArrow())) yourself",
-    )
-
-
-def call(name: str, signature: inspect.Signature, frame: Any, args: tuple, kwargs: dict) -> Any:
-    """Run the frame function ``name`` on a Spark DataFrame through its generated SQL."""
-    run = importlib.import_module("clfeval.sql").run  # built on _frames: looked up late
-
-    if name not in CAPABILITIES:
-        raise _refuse(name, "it has no generated SQL twin")
+def call(
+    name: str,
+    fn: Callable[..., Any],
+    signature: inspect.Signature,
+    frame: Any,
+    args: tuple,
+    kwargs: dict,
+) -> Any:
+    """Run the frame function ``name`` (``fn`` in Polars) on a Spark DataFrame: by its
+    generated SQL when it has one that spells every option given, else on the reduced table."""
     try:
         bound = signature.bind(frame, *args, **kwargs)
     except TypeError as err:
         raise TypeError(f"{name}(): {err}") from None
+    why = _no_sql(name, signature, bound.arguments)
+    if why is None:
+        return _by_sql(name, signature, frame, bound.arguments)
+    if name in _spark_reduce.REDUCIBLE:
+        return _spark_reduce.call(name, fn, signature, frame, args, kwargs)
+    raise _refuse(name, why)
+
+
+def _given(signature: inspect.Signature, arguments: dict[str, Any]) -> dict[str, Any]:
     params = list(signature.parameters.values())
-    given = {
+    return {
         k: v
-        for k, v in bound.arguments.items()
+        for k, v in arguments.items()
         if k != params[0].name and not _default(v, signature.parameters[k].default)
     }
-    cap, second = CAPABILITIES[name]
+
+
+def _no_sql(name: str, signature: inspect.Signature, arguments: dict[str, Any]) -> str | None:
+    """Why the call has no generated SQL, or None when it has."""
+    if name not in CAPABILITIES:
+        return "it has no generated SQL twin"
+    given = _given(signature, arguments)
     if name == "report" and not isinstance(given.get("score", ""), str):
-        raise _refuse(
-            name,
-            "per-class scores in the report have no generated SQL; "
-            "ce.metrics(df, y, score={...}) gives them inside Spark",
-        )
+        return ("per-class scores in the report have no generated SQL; "
+                "ce.metrics(df, y, score={...}) gives them inside Spark")  # fmt: skip
+    params = list(signature.parameters)
+    for key in given:
+        if key in params[1:3] or key in _SAME or key in _RENAMED or key in _LOCAL.get(name, ()):
+            continue
+        return f"the option {key}= has no generated SQL"
+    if "average" in given:  # the frame function's own check and message first
+        from clfeval import _options
+
+        if _options.average(given["average"]) is None:
+            return "average=None (one row per class) has no generated SQL"
+    return None
+
+
+def _by_sql(name: str, signature: inspect.Signature, frame: Any, arguments: dict[str, Any]) -> Any:
+    """The call as :func:`clfeval.sql.run` on the frame's session, over a temporary view."""
+    run = importlib.import_module("clfeval.sql").run  # built on _frames: looked up late
+
+    params = list(signature.parameters.values())
+    given = _given(signature, arguments)
+    cap, second = CAPABILITIES[name]
     y = given.pop(params[1].name)
     options: dict[str, Any] = {"y": y}
     if params[2].name in given:
         options[second] = given.pop(params[2].name)
     local = {k: given.pop(k) for k in list(given) if k in _LOCAL.get(name, ())}
-    if "average" in given:  # the frame function's own check and message first
-        from clfeval import _options
-
-        if _options.average(given["average"]) is None:
-            raise _refuse(name, "average=None (one row per class) has no generated SQL")
     for key, value in given.items():
-        if key in _RENAMED:
-            options[_RENAMED[key]] = value
-        elif key in _SAME:
-            options[key] = value
-        else:
-            raise _refuse(name, f"the option {key}= has no generated SQL")
+        options[_RENAMED.get(key, key)] = value
     session = frame.sparkSession
     view = f"__clf_spark_{secrets.token_hex(6)}"
     frame.createOrReplaceTempView(view)

@@ -30,7 +30,7 @@ from clfeval._data_checks import (
 )
 from clfeval._frames import as_polars
 from clfeval._options import AVERAGES
-from clfeval._prepared import Frame, Missing, Prepared
+from clfeval._prepared import ROWS_ELSEWHERE, Frame, Missing, Prepared
 from clfeval._schema import (
     NOT_GIVEN,
     check_class_value,
@@ -63,6 +63,7 @@ __all__ = [  # the schema checks are re-exported: every front door imports check
     "check_score_classes",
     "expand_list_scores",
     "is_score",
+    "kept_classes",
     "plan",
     "prepare",
     "raise_for",
@@ -372,6 +373,17 @@ def _scan(
     return values.unique().sort().to_list(), counts["n_rows"]
 
 
+def kept_classes(lf: pl.LazyFrame, p: Plan, cast: pl.DataType | None) -> list[Any]:
+    """The sorted classes of the label columns on the rows the drops keep."""
+    schema = lf.collect_schema()
+    null, bad = _masks(p, schema)
+    keep = _keep(p, null, bad)
+    parts = lf.select(pl.col(c).filter(keep).unique().implode() for c in p.label_cols).collect()
+    values = [parts[c].explode().cast(cast) if cast is not None else parts[c].explode()
+              for c in p.label_cols]  # fmt: skip
+    return pl.concat(values).drop_nulls().unique().sort().to_list()
+
+
 def prepare(
     data: Frame,
     *,
@@ -422,6 +434,9 @@ def prepare(
     by_cols = _options.group_columns(by, roles=roles, outputs=outputs)
 
     def present() -> list[Any]:
+        elsewhere = ROWS_ELSEWHERE.get()
+        if elsewhere is not None:  # the rows are in another engine
+            return elsewhere.present(y)
         first = pl.col(y).drop_nulls().unique().sort().head(10)
         return lf.select(first).collect().to_series().to_list()
 
@@ -446,14 +461,19 @@ def prepare(
     n_excluded: pl.DataFrame | None = None
     n_rows: int | None = None
     if eager:
-        class_list, n_rows = _scan(lf, schema, p, cast, classes)
+        elsewhere = ROWS_ELSEWHERE.get()
+        if elsewhere is not None:  # lf reduces rows another engine holds: it counts them
+            class_list, n_rows, n_excluded = elsewhere.scan(p, lf, cast, classes, by_cols)
+        else:
+            class_list, n_rows = _scan(lf, schema, p, cast, classes)
         drop = pl.lit(False)
         if missing == "drop":
             drop = drop | null
         if nonfinite == "drop":
             drop = drop | bad
         if missing == "drop" or nonfinite == "drop":
-            n_excluded = _count_excluded(lf, by_cols, drop)
+            if elsewhere is None:
+                n_excluded = _count_excluded(lf, by_cols, drop)
             lf = lf.filter(~drop)
     else:  # the expression rule: rows with a null or a NaN score are left out
         nan = pl.any_horizontal([pl.col(c).is_nan() for c in p.score_cols] or [pl.lit(False)])

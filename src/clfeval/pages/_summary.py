@@ -464,10 +464,12 @@ def yhat_rule(
     pos_label: Any,
     keys: Sequence[str],
     threshold: float | None,
+    rows: str | None = None,
 ) -> tuple[str, float]:
     """Which rule ``score >= t`` gives ``yhat``, in words, and the threshold to start from:
     ``threshold`` when given; else 0.5 when ``yhat`` follows it; else the roundest ``t``
-    that ``yhat`` follows in every group; else 0.5."""
+    that ``yhat`` follows in every group; else 0.5. ``rows``: a column of row counts, when
+    each row of ``frame`` stands for several."""
     positive = pl.col(yhat) == pl.lit(pos_label)
     s = pl.col(score).cast(pl.Float64)
     aggs = [s.filter(positive).min().alias("lo"), s.filter(~positive).max().alias("hi")]
@@ -481,7 +483,8 @@ def yhat_rule(
         t = 0.5 if not follows or bottom < 0.5 <= top else roundest(bottom, top)
     if follows and bottom < t <= top:
         return f"yhat is score ≥ {t:g} on every row", t
-    differ = frame.select(((s >= t) != positive).sum()).item()
+    n = pl.lit(1) if rows is None else pl.col(rows)
+    differ = frame.select(n.filter((s >= t) != positive).sum()).item()
     return (f"yhat differs from score ≥ {t:g} on {differ:,} rows", t)
 
 

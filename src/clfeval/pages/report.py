@@ -10,9 +10,10 @@ from typing import Any, Literal
 
 import polars as pl
 
-from clfeval import _options
+from clfeval import _options, _spark_reduce
 from clfeval._frames import as_polars
 from clfeval._report import Report, report
+from clfeval._spark import is_spark
 from clfeval._validate import Frame, prepare, score_columns
 from clfeval.charts._classes import per_class
 from clfeval.charts._data import check_threshold
@@ -176,28 +177,32 @@ def report_html(
     threshold = check_threshold(threshold)
     target = _options.prevalence(prevalence, column=False, mapping=False)
     costs = _options.costs(cost_fp, cost_fn, benefit_tp, benefit_tn)
-    frame = as_polars(data)
-    frame = frame.collect() if isinstance(frame, pl.LazyFrame) else frame
-    rep = report(
-        frame,
-        y,
-        yhat,
-        score=score,
-        labels=labels,
-        pos_label=pos_label,
-        digits=digits,
-        by=by,
-        weight=weight,
-        missing=missing,
-        nonfinite=nonfinite,
-    )
+    options: dict[str, Any] = {
+        "score": score, "labels": labels, "pos_label": pos_label, "by": by, "weight": weight,
+        "missing": missing, "nonfinite": nonfinite,
+    }  # fmt: skip
+    counted, rows = weight, None  # the weight column of the frame the charts read, its rows
+    if is_spark(data):  # the report inside Spark; the charts from its reduced rows
+        why = _spark_reduce.per_class(
+            "report_html", {"score": score}, _spark_reduce.schema_of(data)
+        )
+        if why is not None:
+            raise _spark_reduce.refusal("report_html", f"{why}; ce.metrics(df, y, score={{...}}) "
+                                        "computes per-class scores inside Spark")  # fmt: skip
+        rep = report(data, y, yhat, digits=digits, **options)
+        columns = [*rep.by, y, yhat, *([score] if score is not None else [])]
+        frame, counted, rows = _spark_reduce.reduced_rows(data, columns, weight)
+    else:
+        frame = as_polars(data)
+        frame = frame.collect() if isinstance(frame, pl.LazyFrame) else frame
+        rep = report(frame, y, yhat, digits=digits, **options)
     if missing == "drop" or nonfinite == "drop":  # the charts show the rows the report kept
         kept = prepare(
             frame,
             y=y,
             yhat=yhat,
             score=score_columns(score, labels),
-            weight=weight,
+            weight=counted,
             by=by,
             labels=labels,
             missing=missing,
@@ -224,7 +229,7 @@ def report_html(
     decision = {"prevalence": target, **cost_options(costs)}
     rule, start = None, threshold
     if binary_score:
-        rule, start = yhat_rule(frame, y, yhat, score, pos_label, keys, threshold)
+        rule, start = yhat_rule(frame, y, yhat, score, pos_label, keys, threshold, rows)
     mapping = mapping_of(score, labels)
     head = headline(
         frame,
@@ -236,7 +241,7 @@ def report_html(
         pos_label=pos_label,
         labels=labels,
         by=keys,
-        weight=weight,
+        weight=counted,
     )
     excluded = rep.n_excluded
     n_excluded = (
@@ -250,17 +255,17 @@ def report_html(
         binary=binary,
         excluded=n_excluded,
         rule=rule,
-        decision=decision_chips(frame, y, yhat, pos_label, weight, target, costs),
+        decision=decision_chips(frame, y, yhat, pos_label, counted, target, costs),
     )
     summary = kpis_html(head, groups) if not keys else comparison_html(head, groups, keys)
     plot = PlotNamespace(frame)
-    kw: dict[str, Any] = {"by": by, "weight": weight}
+    kw: dict[str, Any] = {"by": by, "weight": counted}
     cards = [*_label_cards(plot, rep, y, yhat, labels, kw, binary, keys)]
     if binary_score:
         curves = _binary_cards(plot, y, score, pos_label, start, rule, kw, keys, decision)
         cards = [*curves[:2], *cards, *curves[2:]]
     elif score is not None:  # per-class scores, two classes or more
-        curves = _class_cards(frame, y, score, labels, groups, keys, weight)
+        curves = _class_cards(frame, y, score, labels, groups, keys, counted)
         cards = [*curves[:2], cards[0], curves[2], *cards[1:]]
     if target is not None:
         cards.append(

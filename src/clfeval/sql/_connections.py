@@ -117,7 +117,7 @@ def _duckdb_engine(connection: Any) -> _Engine:
     )
 
 
-def _spark_engine(session: Any) -> _Engine:
+def spark_engine(session: Any) -> _Engine:
     def frame(sql: str) -> pl.DataFrame:
         return pl.from_arrow(session.sql(sql).toArrow())  # type: ignore[return-value]
 
@@ -133,7 +133,7 @@ def engine_for(connection: Any, dialect: str | None = None) -> _Engine:
     elif module.startswith(("psycopg", "psycopg2")):
         found = _pg_engine(connection)
     elif module.startswith("pyspark.sql") and hasattr(connection, "sql"):
-        found = _spark_engine(connection)
+        found = spark_engine(connection)
     if found is None or (dialect is not None and dialect != found.dialect):
         shown = f"{module}.{type(connection).__name__}"
         raise InputError(

@@ -232,3 +232,12 @@ def excluded_query(
 def literal(value: Any) -> exp.Expr:
     """A class value as a SQL literal (a string is escaped by the dialect's generator)."""
     return exp.convert(value)
+
+
+def fraction_query(p: Plan, schema: pl.Schema, table: exp.Table, dialect: str, column: str) -> str:
+    """The kept rows whose ``column`` holds a finite value that is not a whole number
+    (frequency weights: DeLong's variance and McNemar's test count rows)."""
+    _, _, keep = masks(p, schema)
+    test = _test(Check("weight", column, "fraction", True), schema[column])
+    q = exp.select(exp.alias_(_count(_and(keep, test)), "n")).from_(table.copy())
+    return q.sql(dialect=dialect, identify=True)
