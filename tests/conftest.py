@@ -36,8 +36,6 @@ def postgres():
     """A connection (psycopg, autocommit) to a PostgreSQL server the suite starts itself: a
     new cluster in a temporary directory, a Unix socket there and no TCP port, run as the
     ``postgres`` user when the tests run as root; stopped at the end of the session."""
-    import os
-    import shutil
     import subprocess
     import tempfile
 
@@ -72,7 +70,9 @@ def postgres():
 
 
 @pytest.fixture(scope="session")
-def spark():
+def spark(tmp_path_factory: pytest.TempPathFactory):
+    """One local Spark session per test process (every Spark test file shares it: a second
+    session in the process would be the same one, and stopping it would stop both)."""
     if shutil.which("java") is None:
         if os.environ.get("CI"):  # .ci/spark-setup.sh installs Java: missing there is a failure
             pytest.fail("java is not installed: .ci/spark-setup.sh should have done it")
@@ -82,10 +82,11 @@ def spark():
 
     session = (
         SparkSession.builder.master("local[2]")
-        .appName("clfeval-sqlgen")
+        .appName("clfeval-tests")
         .config("spark.sql.shuffle.partitions", "2")
         .config("spark.ui.enabled", "false")
         .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.sql.warehouse.dir", str(tmp_path_factory.mktemp("spark-warehouse")))
         .config("spark.driver.bindAddress", "127.0.0.1")
         .config("spark.driver.host", "127.0.0.1")
         .config("spark.ui.showConsoleProgress", "false")

@@ -22,35 +22,6 @@ pytestmark = pytest.mark.spark
 
 
 @pytest.fixture(scope="module")
-def spark(tmp_path_factory: pytest.TempPathFactory):
-    if shutil.which("java") is None:
-        if os.environ.get("CI"):  # .ci/spark-setup.sh installs Java: missing there is a failure
-            pytest.fail("java is not installed: .ci/spark-setup.sh should have done it")
-        pytest.skip("Spark needs Java 17: run .ci/spark-setup.sh")
-    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
-    from pyspark.sql import SparkSession
-
-    session = (
-        SparkSession.builder.master("local[2]")
-        .appName("clfeval-cli")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.session.timeZone", "UTC")
-        .config("spark.sql.warehouse.dir", str(tmp_path_factory.mktemp("spark-warehouse")))
-        .config("spark.driver.bindAddress", "127.0.0.1")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.sql.codegen.wholeStage", "false")
-        .config("spark.sql.adaptive.enabled", "false")
-        .config("spark.driver.extraJavaOptions", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC")
-        .getOrCreate()
-    )
-    session.sparkContext.setLogLevel("ERROR")
-    yield session
-    session.stop()
-
-
-@pytest.fixture(scope="module")
 def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """Binary predictions with a score and weights, grouped by model, as Parquet and CSV."""
     d = tmp_path_factory.mktemp("cli_spark")
@@ -200,7 +171,6 @@ def test_data_errors_equal_polars(spark, capsys, files):
 
 def test_refused_options(spark, capsys, files, tmp_path):
     for extra, needle in (
-        (("--html", tmp_path / "r.html"), "--html does not go with --engine spark"),
         (("--schema", "y=int"), "--schema does not go with --engine spark"),
         (("--query", "SELECT 1"), "--query does not go with --engine spark"),
     ):
@@ -209,7 +179,6 @@ def test_refused_options(spark, capsys, files, tmp_path):
         )
         assert out == ""
         assert_one_error(code, err, needle)
-    assert not (tmp_path / "r.html").exists()
     code, _, err = run(capsys, "report", "--table", "no_such_table", *COLUMNS, "--engine", "spark")
     assert_one_error(code, err, "Spark cannot read table 'no_such_table'")
 
@@ -253,3 +222,20 @@ def test_a_new_session_in_a_subprocess(files, tmp_path):
         [sys.executable, "-m", "clfeval", *argv], capture_output=True, text=True, timeout=60
     )
     same_output(done.stdout, want.stdout, "text")
+
+
+def test_report_html_equals_polars(spark, capsys, files, tmp_path):
+    """``--html`` with ``--engine spark``: the report computed inside Spark, the charts from
+    the rows Spark reduces; the page the Polars engine writes."""
+    from test_spark_reduce import same_page
+
+    argv = ("report", files["parquet"], *CASES["grouped"][0], "--weight", "w")
+    pages = {}
+    for engine in ("polars", "spark"):
+        out = tmp_path / f"{engine}.html"
+        extra = ("--engine", "spark") if engine == "spark" else ()
+        code, _, err = run(capsys, *argv, "--html", out, *extra)
+        assert code == 0, err
+        assert f"wrote {out}" in err
+        pages[engine] = out.read_text()
+    same_page(pages["spark"], pages["polars"])

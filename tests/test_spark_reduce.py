@@ -119,7 +119,7 @@ def test_reduced_report_text_equals_polars(spark) -> None:
     assert str(ce.report(sbinary, "y", "yhat", **kw)) == str(ce.report(binary, "y", "yhat", **kw))
 
 
-def _same_page(a: str, b: str) -> None:
+def same_page(a: str, b: str) -> None:
     """Equal pages up to how a chart's JSON spells a whole count (Polars counts rows as 8, the
     reduced table's summed weight as 8.0: one number to the browser) and the data names,
     which hash that text."""
@@ -151,7 +151,7 @@ def test_report_html_on_spark_equals_polars(spark, kw: dict[str, Any]) -> None:
     want = ce.report_html(df, "y", "yhat", pos_label="bee", **kw)
     got = ce.report_html(sdf, "y", "yhat", pos_label="bee", **kw)
     assert got.charts == want.charts
-    _same_page(got.to_html(), want.to_html())
+    same_page(got.to_html(), want.to_html())
 
 
 def test_reduced_bad_input_same_errors(spark) -> None:

@@ -230,18 +230,13 @@ def _metrics(
 
 
 def _check_spark_options(args: argparse.Namespace) -> None:
-    """``--engine spark`` reads PATH or a catalog ``--table``; no DuckDB, no HTML page yet."""
+    """``--engine spark`` reads PATH or a catalog ``--table``; no DuckDB."""
     for flag, value in (("--db", args.db), ("--query", args.query), ("--schema", args.schema)):
         if value is not None:
             raise UsageError(
                 f"{flag} does not go with --engine spark, which reads PATH (.parquet or .csv) "
                 "or a table of the Spark catalog (--table NAME)"
             )
-    if args.html is not None:
-        raise UsageError(
-            "--html does not go with --engine spark yet: the HTML report is computed by "
-            "Polars; leave --engine out (or --html out)"
-        )
     if (args.path is None) == (args.table is None):
         raise UsageError("with --engine spark, give exactly one input: PATH or --table NAME")
 
