@@ -665,13 +665,19 @@ def test_scaling_spark(scaling_dir: Path, preds: pl.DataFrame) -> None:
 
 @pytest.mark.spark
 def test_scaling_spark_frame(scaling_dir: Path, preds: pl.DataFrame) -> None:
-    """A Spark DataFrame into ce.metrics and ce.report: the same printout as from Polars."""
+    """A Spark DataFrame into ce.metrics, ce.report, ce.auroc_ci and ce.report_html: the same
+    printout and page as from Polars."""
+    from test_spark_reduce import same_page
+
     require("java", "Spark needs Java 17: run .ci/spark-setup.sh")
     done = run_python(BLOCKS["scaling/python-2"], scaling_dir, SPARK_PRELUDE)
     frame = pl.read_parquet(scaling_dir / "preds" / "*.parquet")
     want = str(ce.metrics(frame, "label", "pred", score="score", by="model").sort("model"))
-    want += "\n" + str(ce.report(frame, "label", "pred")) + "\n"
+    want += "\n" + str(ce.report(frame, "label", "pred"))
+    want += "\n" + str(ce.auroc_ci(frame, "label", "score", by="model").sort("model")) + "\n"
     assert done.stdout == want
+    page = ce.report_html(frame, "label", "pred", score="score").to_html()
+    same_page((scaling_dir / "report.html").read_text(), page)
 
 
 def test_scaling_bash(tmp_path: Path) -> None:
