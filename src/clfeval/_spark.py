@@ -24,8 +24,7 @@ from typing import Any
 
 import polars as pl
 
-from clfeval import _spark_reduce
-from clfeval._spark_reduce import refusal as _refuse
+from clfeval.exceptions import InputError
 
 # frame function -> (capability of clfeval.sql.query, the keyword of its second column)
 CAPABILITIES: dict[str, tuple[str, str]] = {
@@ -46,6 +45,17 @@ _SAME = {"pos_label", "weight", "missing", "nonfinite", "average", "zero_divisio
 _RENAMED = {"by": "group_cols"}
 # options that only shape the Python result, applied after the SQL ran
 _LOCAL = {"report": {"digits"}, "metrics": set()}
+
+
+def refusal(name: str, why: str) -> InputError:
+    """The error for a call that cannot run inside Spark (its rows are never collected)."""
+    return InputError(
+        f"{name}() cannot run inside Spark: {why}",
+        role="data",
+        rule="engine",
+        hint="clfeval never collects a Spark DataFrame's rows; drop the option, or select "
+        "the columns and pass a Polars frame (e.g. pl.from_arrow(df.toArrow())) yourself",
+    )
 
 
 def is_spark(data: Any) -> bool:
@@ -71,9 +81,10 @@ def call(
     why = _no_sql(name, signature, bound.arguments)
     if why is None:
         return _by_sql(name, signature, frame, bound.arguments)
-    if name in _spark_reduce.REDUCIBLE:
-        return _spark_reduce.call(name, fn, signature, frame, args, kwargs)
-    raise _refuse(name, why)
+    reduce = importlib.import_module("clfeval._spark_reduce")  # above _validate: looked up late
+    if name in reduce.REDUCIBLE:
+        return reduce.call(name, fn, signature, frame, args, kwargs)
+    raise refusal(name, why)
 
 
 def _given(signature: inspect.Signature, arguments: dict[str, Any]) -> dict[str, Any]:

@@ -34,7 +34,7 @@ from typing import Any
 import polars as pl
 
 from clfeval._prepared import ROWS_ELSEWHERE
-from clfeval.exceptions import InputError
+from clfeval._spark import refusal
 
 # the frame functions that run on the reduced table when their call has no generated SQL
 REDUCIBLE = frozenset({
@@ -147,17 +147,6 @@ class SparkRows:
         )
 
 
-def refusal(name: str, why: str) -> InputError:
-    """The error for a call that cannot run inside Spark (its rows are never collected)."""
-    return InputError(
-        f"{name}() cannot run inside Spark: {why}",
-        role="data",
-        rule="engine",
-        hint="clfeval never collects a Spark DataFrame's rows; drop the option, or select "
-        "the columns and pass a Polars frame (e.g. pl.from_arrow(df.toArrow())) yourself",
-    )
-
-
 def per_class(name: str, arguments: Mapping[str, Any], schema: pl.Schema) -> str | None:
     """Why the call reads per-class probabilities (refused here), or None."""
     for role in ("score", "proba"):
@@ -230,8 +219,12 @@ def reduced_rows(
 
 
 def schema_of(frame: Any) -> pl.Schema:
-    """The Spark DataFrame's schema as Polars dtypes (through Arrow; no row is read)."""
-    empty = pl.from_arrow(frame.limit(0).toArrow())
+    """The Spark DataFrame's schema as Polars dtypes, by Spark's own Arrow mapping (the one
+    ``toArrow`` uses; no job runs and no row is read)."""
+    from pyspark.sql.pandas.types import to_arrow_schema
+
+    arrow = to_arrow_schema(frame.schema, prefers_large_types=True)
+    empty = pl.from_arrow(arrow.empty_table())
     assert isinstance(empty, pl.DataFrame)
     return empty.schema
 

@@ -13,7 +13,7 @@ import polars as pl
 from clfeval import _options, _spark_reduce
 from clfeval._frames import as_polars
 from clfeval._report import Report, report
-from clfeval._spark import is_spark
+from clfeval._spark import is_spark, refusal
 from clfeval._validate import Frame, prepare, score_columns
 from clfeval.charts._classes import per_class
 from clfeval.charts._data import check_threshold
@@ -187,7 +187,7 @@ def report_html(
             "report_html", {"score": score}, _spark_reduce.schema_of(data)
         )
         if why is not None:
-            raise _spark_reduce.refusal("report_html", f"{why}; ce.metrics(df, y, score={{...}}) "
+            raise refusal("report_html", f"{why}; ce.metrics(df, y, score={{...}}) "
                                         "computes per-class scores inside Spark")  # fmt: skip
         rep = report(data, y, yhat, digits=digits, **options)
         columns = [*rep.by, y, yhat, *([score] if score is not None else [])]
