@@ -135,6 +135,18 @@ give the same result (checked). "rows back" is what leaves Spark.
 | workload | route | seconds | rows back | × reduced |
 |---|---|---|---|---|
 {chr(10).join(lines)}
+
+How to read it. The reduced route makes two passes over the Parquet file inside Spark (the
+data checks, counted on the rows, then the aggregate) and ships the reduced table; the other
+route makes one pass and ships every row. On one machine with a few GB, shipping 10M rows
+through Arrow is cheap, so the two are close when the reduced table is small, and the reduced
+route is slower where the table is large: continuous scores (about one row per row, plus
+the shuffle of a GROUP BY over every distinct score) and many groups with their own scores.
+The reduced route exists for the data that does not fit on the driver: a tied or rounded
+score over a billion rows reduces to a few thousand rows, wherever the rows live, and its
+checks and drops still count the rows. Continuous scores at that scale need the numbers
+computed inside Spark by generated SQL, as `ce.metrics` and the curves are; the DeLong and
+bootstrap intervals have no generated SQL yet.
 """
     write(args.out, section)
     print(section)
