@@ -160,6 +160,10 @@ def report_html(
     file opens with the network off; every user string is escaped. A chart draws at most the 20 most frequent classes
     and the 20 largest groups, and says so; the tables list them all.
 
+    ``data`` may be a Spark DataFrame: the report and its checks run inside Spark, and the
+    charts are drawn from the table Spark reduces the rows to (the row count and weight of
+    each distinct group, ``y``, ``yhat`` and ``score``); the page is the one the rows give.
+
     Examples
     --------
     >>> import clfeval as ce
