@@ -129,7 +129,7 @@ def build_parser() -> _Parser:
         "process; spark reads PATH (.parquet or .csv, local or a lake path such as s3a://...) "
         "or --table from the Spark catalog and computes inside Spark, collecting no rows "
         "(needs pyspark; the session is the active one, else a new one with master "
-        "$SPARK_MASTER or local[*]). Same output; no --db, --query, --schema or --html",
+        "$SPARK_MASTER or local[*]). Same output and page; no --db, --query or --schema",
     )
     rep.add_argument("--query", help="a SQL query whose result is evaluated (run as given)")
     rep.add_argument("--y", required=True, help="the column of true labels")
