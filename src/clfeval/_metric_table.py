@@ -478,7 +478,8 @@ def _ranked_part(
     """Binary AUROC and average precision per group from the threshold counts, or None
     where the expressions are faster: mostly distinct scores, in groups (a sort per group
     inside ``agg`` beats one sort by group and score with windows over 10,000 groups) or
-    unweighted (two value sorts, one per class, beat one sort of the rows).
+    eager and unweighted (two value sorts, one per class, beat one sort of the rows; a
+    LazyFrame keeps the row sort, whose memory stays about twice the scored columns).
 
     The counts come from one group-by over distinct scores or one sort, whichever the data
     suits (:func:`clfeval._curves.choose_plan`). Zero-weight rows stay in, so a group whose
@@ -489,7 +490,8 @@ def _ranked_part(
     long = _curves.binary_long(prep, y, score, pos_label, weight)
     plan = _curves.PLAN if _curves.PLAN != "auto" else _curves.choose_plan(prep, long)
     partial = "auroc" in names and max_fpr is not None and max_fpr != 1
-    if plan == "sort" and _curves.PLAN == "auto" and (prep.by or (weight is None and not partial)):
+    plain = prep.eager and weight is None and not partial  # lazy input keeps the sort's memory
+    if plan == "sort" and _curves.PLAN == "auto" and (prep.by or plain):
         return None
     table = _curves.counts_frame(
         long, prep.by, weight is not None, plan, drop_zero=False, totals=False
