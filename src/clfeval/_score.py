@@ -10,9 +10,10 @@ A binary ``score`` is one column (higher means ``pos_label``). Multiclass scores
 ``labels=`` (a single column given together with ``labels`` is always read as per-class
 scores). Multiclass rows whose ``y`` is not one of the listed classes are left out.
 
-Plans: unweighted AUROC is the Mann–Whitney rank formula (one rank, ties get half credit);
-everything else sorts the rows once, highest score first, and reads cumulative positive and
-negative weights at the end of each run of tied scores (scikit-learn's thresholds).
+Plans: unweighted AUROC and average precision value-sort each class's scores once and count
+with binary searches (Mann–Whitney, ties get half credit); everything else sorts the rows once,
+highest score first, and reads cumulative positive and negative weights at the end of each run
+of tied scores (scikit-learn's thresholds).
 """
 
 from __future__ import annotations
@@ -138,38 +139,53 @@ def stack(parts: list[pl.Expr]) -> pl.Expr:
 Stat = Callable[[pl.Expr, pl.Expr], pl.Expr]
 
 
-def rank_auroc(pos: pl.Expr, s: pl.Expr, valid: pl.Expr) -> pl.Expr:
-    """(Σ average ranks of positives − P(P+1)/2) / (P·N), null unless both classes present.
+def by_class(pos: pl.Expr, s: pl.Expr, valid: pl.Expr) -> pl.Expr:
+    """One list per group: ``[N, negatives' scores ascending..., positives' ascending...]``.
 
-    The rows are packed once and the formula runs in ``list.eval``, so each input appears
-    once in the expression tree (Polars does not share repeated sub-expressions here).
+    Each class is value-sorted once (about 3× cheaper than the arg sort a rank needs), and
+    both go into one list so the formulas read them as slices: an eager ``select`` or ``agg``
+    shares no repeated sub-expression, so a second reference would sort again.
     """
-    rows = pl.struct(s.alias("s"), pos.alias("p")).filter(valid).implode()
+    neg = valid & ~pos
+    negatives, positives = s.filter(neg).sort(), s.filter(valid & pos).sort()
+    return neg.sum().cast(F64).append(negatives).append(positives).implode()
+
+
+def _classes() -> tuple[pl.Expr, pl.Expr, pl.Expr, pl.Expr]:
+    """Inside ``list.eval`` over :func:`by_class`: (negatives, positives, P, N)."""
     e = pl.element()
-    p = e.struct.field("p")
-    n_pos = p.sum().cast(F64)
-    n_neg = p.len().cast(F64) - n_pos
-    rank_sum = e.struct.field("s").rank("average").filter(p).sum()
-    value = (rank_sum - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg)
+    n = e.first().cast(pl.Int64)
+    n_neg = n.cast(F64)
+    return e.slice(1, n), e.slice(n + 1), e.len().cast(F64) - 1.0 - n_neg, n_neg
+
+
+def sorted_auroc(pos: pl.Expr, s: pl.Expr, valid: pl.Expr) -> pl.Expr:
+    """Σ over positives of (#negatives below + #negatives at or below) / 2, over P·N (ties
+    count ½: Mann–Whitney); null unless both classes are present.
+
+    The counts are two binary searches of the sorted positives in the sorted negatives.
+    """
+    negatives, positives, n_pos, n_neg = _classes()
+    below = negatives.search_sorted(positives, side="left").cast(pl.Int64)
+    at_or_below = negatives.search_sorted(positives, side="right").cast(pl.Int64)
+    value = (below + at_or_below).sum().cast(F64) / 2.0 / n_pos / n_neg
     auc = pl.when((n_pos > 0) & (n_neg > 0)).then(value).otherwise(None)
-    return rows.list.eval(auc).list.first()
+    return by_class(pos, s, valid).list.eval(auc).list.first()
 
 
-def rank_ap(pos: pl.Expr, s: pl.Expr, valid: pl.Expr) -> pl.Expr:
+def sorted_ap(pos: pl.Expr, s: pl.Expr, valid: pl.Expr) -> pl.Expr:
     """(1/P) Σ over positives of tp/(tp + fp) at their score, null without positives.
 
-    At a positive's score t, tp + fp is the rows scored >= t (its "max" rank from the top) and
-    tp the positives scored >= t (the same rank among positives): two ranks instead of a sort
-    and running sums, in ``list.eval`` as :func:`rank_auroc`.
+    At a positive's score t, tp = P − (positives below t: the first index of t among the
+    sorted positives) and fp = N − (negatives below t: a binary search).
     """
-    rows = pl.struct((-s).alias("s"), pos.alias("p")).filter(valid).implode()
-    e = pl.element()
-    p, top = e.struct.field("p"), e.struct.field("s")
-    above = top.rank("max").filter(p)
-    above_pos = top.filter(p).rank("max")
-    n_pos = p.sum()
-    ap = (above_pos / above).sum() / n_pos
-    return rows.list.eval(pl.when(n_pos > 0).then(ap).otherwise(None)).list.first()
+    negatives, positives, n_pos, n_neg = _classes()
+    i = pl.int_range(positives.len(), dtype=pl.Int64)
+    first = pl.when((positives != positives.shift(1)).fill_null(True)).then(i).otherwise(0)
+    tp = n_pos - first.cum_max().cast(F64)
+    fp = n_neg - negatives.search_sorted(positives, side="left").cast(F64)
+    ap = pl.when(n_pos > 0).then((tp / (tp + fp)).sum() / n_pos).otherwise(None)
+    return by_class(pos, s, valid).list.eval(ap).list.first()
 
 
 def curve_stat(pos: pl.Expr, s: pl.Expr, w: pl.Expr | None, valid: pl.Expr, stat: Stat) -> pl.Expr:
@@ -239,7 +255,7 @@ def binary_auroc(
     pos: pl.Expr, s: pl.Expr, w: pl.Expr | None, valid: pl.Expr, max_fpr: float | None = None
 ) -> pl.Expr:
     if w is None and (max_fpr is None or max_fpr == 1):
-        return rank_auroc(pos, s, valid)
+        return sorted_auroc(pos, s, valid)
     return curve_stat(pos, s, w, valid, auroc_stat(max_fpr))
 
 
@@ -376,7 +392,7 @@ def average_precision(
 
     def metric(pos: pl.Expr, s: pl.Expr, wt: pl.Expr | None, valid: pl.Expr) -> pl.Expr:
         if wt is None:
-            return rank_ap(pos, s, valid)
+            return sorted_ap(pos, s, valid)
         return curve_stat(pos, s, wt, valid, ap_stat)
 
     per_class = class_scores(score, labels)
