@@ -29,18 +29,12 @@ import clfeval as ce
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench import SEED, ensure_data, machine
 from engines import spark_session
+from mllib import timed
 
 HERE = Path(__file__).resolve().parent
 GROUPS = 1_000
 MARK = "\n## Spark: calls on the reduced table"
 NEXT = "\n## Against Spark MLlib"
-
-
-def timed(call: Callable[[], Any]) -> tuple[float, Any]:
-    call()  # warm-up
-    t0 = time.perf_counter()
-    out = call()
-    return time.perf_counter() - t0, out
 
 
 def same(got: Any, want: Any, what: str) -> None:

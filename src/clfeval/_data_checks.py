@@ -23,6 +23,7 @@ __all__ = [
     "check_prevalence",
     "check_proba_sums",
     "check_score_classes",
+    "proba_sum_error",
 ]
 
 
@@ -49,15 +50,19 @@ def check_proba_sums(
     ).collect()
     n_bad, worst, value = row.row(0)
     if n_bad:
-        names = list(columns.values())
-        raise InputError(
-            f"{n_bad} row(s) of probabilities {names!r} do not sum to 1; the worst is row "
-            f"{worst} with sum {value!r}",
-            column=names[0],
-            role="proba",
-            rule="probability_sum",
-            hint=f"each row must sum to 1 within {tol:g}; clfeval never renormalises silently",
-        )
+        raise proba_sum_error(list(columns.values()), n_bad, worst, value, tol)
+
+
+def proba_sum_error(names: list[str], n_bad: int, worst: Any, value: Any, tol: float) -> InputError:
+    """The error for rows of probabilities that do not sum to 1, whatever engine counted them."""
+    return InputError(
+        f"{n_bad} row(s) of probabilities {names!r} do not sum to 1; the worst is row "
+        f"{worst} with sum {value!r}",
+        column=names[0],
+        role="proba",
+        rule="probability_sum",
+        hint=f"each row must sum to 1 within {tol:g}; clfeval never renormalises silently",
+    )
 
 
 def check_score_classes(prep: Prepared, scores: Mapping[Any, str], y: str) -> None:

@@ -83,7 +83,7 @@ def call(
         return _by_sql(name, signature, frame, bound.arguments)
     reduce = importlib.import_module("clfeval._spark_reduce")  # above _validate: looked up late
     if name in reduce.REDUCIBLE:
-        return reduce.call(name, fn, signature, frame, args, kwargs)
+        return reduce.call(name, fn, bound)
     raise refusal(name, why)
 
 

@@ -202,11 +202,11 @@ def reduce(
 
 
 def reduced_rows(
-    frame: Any, columns: Sequence[str], weight: str | None
+    frame: Any, schema: pl.Schema, columns: Sequence[str], weight: str | None
 ) -> tuple[pl.DataFrame, str, str]:
     """(the reduced table of ``columns``, its weight column, its row-count column): the rows
-    of a call already checked inside Spark, for a result drawn from them (the page's charts)."""
-    schema = schema_of(frame)
+    of a call already checked inside Spark, for a result drawn from them (the page's charts);
+    ``schema``: the frame's (:func:`schema_of`)."""
     rows = fresh_name(schema, "clfeval_rows")
     out = weight if weight is not None else rows
     keys = [c for c in dict.fromkeys(columns) if c != weight]
@@ -219,12 +219,9 @@ def reduced_rows(
 
 
 def schema_of(frame: Any) -> pl.Schema:
-    """The Spark DataFrame's schema as Polars dtypes, by Spark's own Arrow mapping (the one
-    ``toArrow`` uses; no job runs and no row is read)."""
-    from pyspark.sql.pandas.types import to_arrow_schema
-
-    arrow = to_arrow_schema(frame.schema, prefers_large_types=True)
-    empty = pl.from_arrow(arrow.empty_table())
+    """The Spark DataFrame's schema as Polars dtypes, through Arrow as the results come back
+    (no row is read; pyspark is never imported here)."""
+    empty = pl.from_arrow(frame.limit(0).toArrow())
     assert isinstance(empty, pl.DataFrame)
     return empty.schema
 
@@ -235,33 +232,27 @@ def fresh_name(schema: pl.Schema, stem: str) -> str:
     )
 
 
-def probe(fn: Callable[..., Any], schema: pl.Schema, args: tuple, kwargs: dict, rows: Any) -> None:
-    """``fn`` on an empty frame of ``schema`` up to its data pass: its option and schema
+def probe(fn: Callable[..., Any], bound: inspect.BoundArguments, rows: Any) -> None:
+    """The call ``bound`` (an empty frame first) up to its data pass: its option and schema
     checks (``rows``: where the classes its messages name are found)."""
     token = ROWS_ELSEWHERE.set(rows)
     try:
-        fn(pl.DataFrame(schema=schema), *args, **kwargs)
+        fn(*bound.args, **bound.kwargs)
     except _ReachedDataError:
         pass
     finally:
         ROWS_ELSEWHERE.reset(token)
 
 
-def call(
-    name: str,
-    fn: Callable[..., Any],
-    signature: inspect.Signature,
-    frame: Any,
-    args: tuple,
-    kwargs: dict,
-) -> Any:
-    """Run the Polars frame function ``fn`` on the reduced table of a Spark DataFrame."""
+def call(name: str, fn: Callable[..., Any], bound: inspect.BoundArguments) -> Any:
+    """Run the Polars frame function ``fn`` (the call ``bound``, a Spark DataFrame first) on
+    the reduced table of its rows."""
     from clfeval.sql._connections import spark_engine
     from clfeval.sqlgen import table_ref
 
-    bound = signature.bind(frame, *args, **kwargs)
-    first = next(iter(signature.parameters))
-    full = signature.bind(frame, *args, **kwargs)
+    first = next(iter(bound.signature.parameters))
+    frame = bound.arguments[first]
+    full = inspect.BoundArguments(bound.signature, dict(bound.arguments))
     full.apply_defaults()  # the columns named by default too (cv_summary's fold="fold")
     arguments = {k: v for k, v in full.arguments.items() if k != first}
     schema = schema_of(frame)
@@ -283,7 +274,8 @@ def call(
     engine, ref = spark_engine(session), table_ref(view)
     frame.createOrReplaceTempView(view)
     try:
-        probe(fn, schema, args, kwargs, _Probe(engine, ref))
+        bound.arguments[first] = pl.DataFrame(schema=schema)
+        probe(fn, bound, _Probe(engine, ref))
         reduced = reduce(frame, view, keys, weight, out)
         bound.arguments[first] = reduced
         bound.arguments["weight"] = out

@@ -187,15 +187,14 @@ def report_html(
     }  # fmt: skip
     counted, rows = weight, None  # the weight column of the frame the charts read, its rows
     if is_spark(data):  # the report inside Spark; the charts from its reduced rows
-        why = _spark_reduce.per_class(
-            "report_html", {"score": score}, _spark_reduce.schema_of(data)
-        )
+        schema = _spark_reduce.schema_of(data)
+        why = _spark_reduce.per_class("report_html", {"score": score}, schema)
         if why is not None:
             raise refusal("report_html", f"{why}; ce.metrics(df, y, score={{...}}) "
                                         "computes per-class scores inside Spark")  # fmt: skip
         rep = report(data, y, yhat, digits=digits, **options)
         columns = [*rep.by, y, yhat, *([score] if score is not None else [])]
-        frame, counted, rows = _spark_reduce.reduced_rows(data, columns, weight)
+        frame, counted, rows = _spark_reduce.reduced_rows(data, schema, columns, weight)
     else:
         frame = as_polars(data)
         frame = frame.collect() if isinstance(frame, pl.LazyFrame) else frame

@@ -22,6 +22,7 @@ from typing import Any
 import polars as pl
 
 from clfeval import _options, _validate
+from clfeval._data_checks import proba_sum_error
 from clfeval.exceptions import InputError
 
 # PostgreSQL type OIDs (stable across versions, the same for every driver) -> Polars dtypes.
@@ -309,15 +310,7 @@ def _check_classes(
         _checks.sums_query(plan, schema, ref, engine.dialect, list(scores.values()), tol)
     )
     if found["n"]:
-        names = list(scores.values())
-        raise InputError(
-            f"{found['n']} row(s) of probabilities {names!r} do not sum to 1; the worst is row "
-            f"{found['i']} with sum {found['s']!r}",
-            column=names[0],
-            role="proba",
-            rule="probability_sum",
-            hint=f"each row must sum to 1 within {tol:g}; clfeval never renormalises silently",
-        )
+        raise proba_sum_error(list(scores.values()), found["n"], found["i"], found["s"], tol)
 
 
 def _present(engine: _Engine, ref: Any, column: str) -> list[Any]:
