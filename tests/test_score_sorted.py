@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from sklearn import metrics as skm
 
 import clfeval as ce
+from clfeval import _score
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 TOL = 1e-12
@@ -116,3 +117,56 @@ def test_front_door_on_distinct_scores_matches_sklearn(n: int) -> None:
             assert value is None
         else:
             assert value == pytest.approx(skm.roc_auc_score(y[m], s[m]), abs=TOL)
+
+
+@SETTINGS
+@given(frames())
+def test_rank_plan_for_small_groups_matches_pairwise_counts(df: pl.DataFrame) -> None:
+    """The plan the front door picks for small groups (one rank per group) gives the same
+    numbers, ties, infinities and missing values included."""
+    with _score.ranked_groups():
+        ranked = [ce.auroc("y", "s").alias("auroc"), ce.average_precision("y", "s").alias("ap")]
+    for key, auc, ap in df.group_by("g").agg(ranked).iter_rows():
+        want = expected(df.filter(pl.col("g") == key))
+        same(auc, want[0])
+        same(ap, want[1])
+    got = df.select(ranked).row(0)
+    want = expected(df)
+    same(got[0], want[0])
+    same(got[1], want[1])
+
+
+@pytest.mark.parametrize(
+    ("rows", "groups", "small"),
+    [(200_000, 20, False), (200_000, 1_000, True), (2_000_000, 10_000, True), (50, 1, True)],
+)
+def test_small_groups_probe_sees_periodic_keys(rows: int, groups: int, small: bool) -> None:
+    """Keys that repeat with a period (row i in group i % groups) would alias a stride."""
+    frame = pl.LazyFrame({"g": pl.int_range(rows, eager=True) % groups})
+    assert _score.small_groups(frame, ["g"]) is small
+    blocks = pl.LazyFrame({"g": pl.int_range(rows, eager=True) // (rows // groups)})
+    assert _score.small_groups(blocks, ["g"]) is small
+
+
+def test_front_door_by_takes_the_rank_plan_only_for_small_groups(monkeypatch) -> None:
+    """ce.metrics(by=) asks the probe once and gives scikit-learn's numbers either way."""
+    asked: list[bool] = []
+    probe = _score.small_groups
+
+    def spy(frame: pl.LazyFrame, by: list[str]) -> bool:
+        asked.append(probe(frame, by))
+        return asked[-1]
+
+    monkeypatch.setattr(_score, "small_groups", spy)
+    rng = np.random.default_rng(3)
+    for groups, rows in [(400, 40_000), (2, 40_000)]:
+        df = pl.DataFrame(
+            {"g": np.arange(rows) % groups, "y": rng.integers(0, 2, rows), "s": rng.random(rows)}
+        )
+        out = ce.metrics(df, "y", score="s", metrics=["auroc", "average_precision"], by="g")
+        for key, auc, ap in out.select("g", "auroc", "average_precision").rows()[:5]:
+            part = df.filter(pl.col("g") == key)
+            yv, sv = part["y"].to_numpy(), part["s"].to_numpy()
+            assert auc == pytest.approx(skm.roc_auc_score(yv, sv), abs=TOL)
+            assert ap == pytest.approx(skm.average_precision_score(yv, sv), abs=TOL)
+    assert asked == [True, False]

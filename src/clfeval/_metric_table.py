@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from clfeval import _bootstrap, _label, _metrics, _options, _shift
+from clfeval import _bootstrap, _label, _metrics, _options, _score, _shift
 from clfeval._counts import (
     COUNTS_COLUMNS,
     N,
@@ -101,7 +101,7 @@ LABEL_METRICS = _metrics.metrics_order("label")
 
 
 def _score_metric(name: str, y: str, score: Any, opts: dict[str, Any]) -> pl.Expr:
-    from clfeval import _prob, _score
+    from clfeval import _prob
 
     weight, pos_label = opts["weight"], opts["pos_label"]
     per_class = {} if isinstance(score, str) else {"average": opts.get("score_average", "macro")}
@@ -387,9 +387,15 @@ def evaluate(
     expressed = [n for n in score_names if n not in ranked or part is None]
     if expressed:
         sopts = {**opts, "weight": row_weight}
-        scored = group_eval(
-            rows.frame, by_cols, [_score_metric(n, y, scores, sopts) for n in expressed]
+        small = (
+            bool(by_cols)
+            and prep.eager
+            and row_weight is None
+            and bool(set(RANKED) & set(expressed))
         )
+        with _score.ranked_groups(small and _score.small_groups(rows.frame, by_cols)):
+            exprs = [_score_metric(n, y, scores, sopts) for n in expressed]
+        scored = group_eval(rows.frame, by_cols, exprs)
         if prep.eager and not by_cols and any(n in ranked for n in expressed):
             # DataFrame.select's engine: the value sorts ran ~10% slower under "auto"
             scored = scored.collect(engine="in-memory").lazy()
@@ -489,7 +495,7 @@ def _ranked_part(
     suits (:func:`clfeval._curves.choose_plan`). Zero-weight rows stay in, so a group whose
     weights are all 0 gets a null.
     """
-    from clfeval import _curves, _score
+    from clfeval import _curves
 
     long = _curves.binary_long(prep, y, score, pos_label, weight)
     plan = _curves.PLAN if _curves.PLAN != "auto" else _curves.choose_plan(prep, long)
