@@ -859,8 +859,18 @@ def grouped_workloads(groups: int) -> list[Workload]:
             ["g", "y", "s"],
             {
                 "clfeval": Candidate(
+                    lambda c: (
+                        lambda: ce.metrics(
+                            c.frame("grouped"), "y", score="s", metrics=["auroc"], by="g"
+                        )
+                    ),
+                    lambda f: canon_grouped(f, "auroc"),
+                    note="ce.metrics(df, y, score=s, metrics=['auroc'], by='g')",
+                ),
+                "expr": Candidate(
                     lambda c: lambda: c.frame("grouped").group_by("g").agg(auroc),
                     lambda f: canon_grouped(f, "auroc"),
+                    note="df.group_by('g').agg(ce.auroc(y, s)), the expression in agg",
                 ),
                 "stream": Candidate(
                     lambda c: (
