@@ -582,3 +582,26 @@ def test_argument_errors() -> None:
     with pytest.raises(InputError, match="'label' collides"):
         roc_curve(grouped, "y", "p", labels=[0, 1, 2], by="label")
     assert roc_curve(grouped, "y", "a", by="label").columns[0] == "label"  # binary: no clash
+
+
+@pytest.mark.parametrize("lazy", [False, True])
+def test_plan_probe_groups_tied_scores_and_sorts_distinct_ones(lazy: bool) -> None:
+    """A LazyFrame's plan comes from its first 100,000 rows (a Parquet scan reads only its
+    first row groups), an eager frame's from a stride; both plans give the same curve."""
+    rng = np.random.default_rng(7)
+    n = 150_000
+    y = rng.integers(0, 2, n)
+    tied = pl.DataFrame({"y": y, "s": np.round(rng.random(n), 2)})
+    distinct = pl.DataFrame({"y": y, "s": rng.random(n)})
+    for df, plan in [(tied, "group"), (distinct, "sort")]:
+        frame = df.lazy() if lazy else df
+        prep, long, _ = _curves.setup(
+            frame, "y", "s", pos_label=1, labels=None, by=None, weight=None,
+            missing="raise", nonfinite="raise",
+        )  # fmt: skip
+        assert _curves.choose_plan(prep, long) == plan
+        curve = ce.roc_curve(frame, "y", "s")
+        got = curve.collect(engine="streaming") if lazy else curve
+        fpr, tpr, _ = skm.roc_curve(df["y"].to_numpy(), df["s"].to_numpy())
+        close(got["fpr"], fpr)
+        close(got["tpr"], tpr)

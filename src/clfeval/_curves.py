@@ -162,18 +162,22 @@ def _check_proba_labels(scores: dict[Any, str]) -> None:
 
 
 def choose_plan(prep: Prepared, long: pl.LazyFrame) -> Literal["group", "sort"]:
-    """Sort when most scores are distinct, or when the input is lazy (it is never read).
+    """Sort when most scores are distinct, else group by the distinct scores.
 
-    The probe counts distinct scores in an evenly strided sample of about 100,000 rows: a
-    wrong guess only costs speed, both plans give the same rows.
+    The probe counts distinct scores in about 100,000 rows: evenly strided through an eager
+    input; the first rows of a LazyFrame (a slice a Parquet scan reads from its first row
+    groups, so the call stays cheap on data larger than memory). A wrong guess only costs
+    speed or memory: both plans give the same rows.
     """
-    if not prep.eager:
-        return "sort"
-    if not prep.n_rows:
+    if prep.eager and not prep.n_rows:
         return "group"
-    step = max(1, prep.n_rows // PROBE_ROWS)
-    sample = pl.col(S).gather_every(step)
-    probe = long.select(sample.approx_n_unique().alias("u"), sample.len().alias("n"))
+    if prep.eager:
+        step = max(1, prep.n_rows // PROBE_ROWS)
+        sample = pl.col(S).gather_every(step)
+        probe = long.select(sample.approx_n_unique().alias("u"), sample.len().alias("n"))
+    else:
+        head = long.select(S).head(PROBE_ROWS)
+        probe = head.select(pl.col(S).approx_n_unique().alias("u"), pl.len().alias("n"))
     distinct, n = probe.collect().row(0)
     return "sort" if n > 0 and distinct > 0.5 * n else "group"
 
