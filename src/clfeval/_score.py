@@ -207,13 +207,16 @@ def rank_ap(pos: pl.Expr, s: pl.Expr, valid: pl.Expr) -> pl.Expr:
 def by_class(pos: pl.Expr, s: pl.Expr, valid: pl.Expr) -> pl.Expr:
     """One list per group: ``[N, negatives' scores ascending..., positives' ascending...]``.
 
-    Each class is value-sorted once (about 3× cheaper than the arg sort a rank needs), and
-    both go into one list so the formulas read them as slices: an eager ``select`` or ``agg``
-    shares no repeated sub-expression, so a second reference would sort again.
+    Each class is value-sorted once as a list (about 3× cheaper than the arg sort a rank
+    needs; inside ``agg`` a list sort of a big group is 2× cheaper than ``Expr.sort``, which
+    gathers), and both go into one list so the formulas read them as slices: an eager
+    ``select`` or ``agg`` shares no repeated sub-expression, so a second reference would sort
+    again.
     """
     neg = valid & ~pos
-    negatives, positives = s.filter(neg).sort(), s.filter(valid & pos).sort()
-    return neg.sum().cast(F64).append(negatives).append(positives).implode()
+    negatives = s.filter(neg).implode().list.sort()
+    positives = s.filter(valid & pos).implode().list.sort()
+    return pl.concat_list(neg.sum().cast(F64), negatives, positives)
 
 
 def _classes() -> tuple[pl.Expr, pl.Expr, pl.Expr, pl.Expr]:
