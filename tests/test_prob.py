@@ -14,7 +14,7 @@ from polars.testing import assert_frame_equal
 from sklearn import metrics as skm
 from sklearn.calibration import calibration_curve
 
-from clfeval._prob import brier, calibration, ece, log_loss, uniform_edges
+from clfeval._prob import brier, calibration, ece, log_loss, uniform_bin, uniform_edges
 from clfeval._validate import check_proba_sums, prepare
 from clfeval.exceptions import InputError
 
@@ -215,3 +215,21 @@ def test_no_rows_is_null() -> None:
     df = pl.DataFrame({"y": [None, 1], "p": [0.3, None]}, schema={"y": pl.Int64, "p": pl.Float64})
     got = df.select(log_loss("y", "p"), brier("y", "p"), ece("y", "p")).row(0)
     assert got == (None, None, None)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.integers(1, 1000),
+    st.lists(st.floats(-0.5, 1.5, allow_nan=False), max_size=30),
+    st.lists(st.integers(0, 1000), max_size=30),
+)
+def test_uniform_bin_is_searchsorted_bit_for_bit(n_bins: int, values: list, at: list) -> None:
+    """Every inner edge, its neighbours one ulp away, random values and values outside
+    [0, 1] (the end bins), ±inf too: the bin numpy's searchsorted gives."""
+    edges = np.asarray(uniform_edges(n_bins))
+    picked = edges[np.asarray(at, dtype=np.int64) % len(edges)] if at else np.array([])
+    x = np.concatenate(
+        [edges, np.nextafter(edges, 2), np.nextafter(edges, -1), picked, values, [-np.inf, np.inf]]
+    )
+    got = pl.DataFrame({"p": x}).select(uniform_bin(pl.col("p"), n_bins))["p"].to_numpy()
+    assert (got == np.searchsorted(edges[1:-1], x, side="left")).all()

@@ -132,6 +132,21 @@ def uniform_edges(n_bins: int) -> list[float]:
     return [i * step for i in range(n_bins)] + [1.0]
 
 
+def uniform_bin(p: pl.Expr, n_bins: int) -> pl.Expr:
+    """The bin of ``p`` among ``n_bins`` equal bins of [0, 1]: the inner edges of
+    :func:`uniform_edges` below ``p`` (``np.searchsorted(edges[1:-1], p)``: a value on an
+    inner edge goes to the lower bin), bit for bit; values outside [0, 1] go to the end bins.
+
+    Elementwise, no search: the guess ceil(p·n) − 1 is off by at most one, and is corrected
+    against its two edges, computed as ``uniform_edges`` computes them (i·(1/n)).
+    """
+    step = 1.0 / n_bins
+    guess = ((p * n_bins).ceil().clip(1.0, float(n_bins)) - 1.0).cast(pl.Int64)
+    down = (p <= guess.cast(F64) * step) & (guess > 0)
+    up = (p > (guess + 1).cast(F64) * step) & (guess < n_bins - 1)
+    return guess - down.cast(pl.Int64) + up.cast(pl.Int64)
+
+
 def ece(
     y: IntoExpr,
     proba: ScoreArg,
@@ -180,9 +195,8 @@ def ece(
         p = pl.max_horizontal(columns)
         top = pl.coalesce([pl.when(q == p).then(pl.lit(c)) for c, q in zip(classes, columns)])
         hit, valid = yv == top, score_valid(yv, columns, w) & is_class(yv, classes)
-    inner = pl.lit(pl.Series(uniform_edges(n_bins)[1:-1], dtype=F64))
     pv = p.filter(valid)
-    bins = inner.search_sorted(pv, side="left")
+    bins = uniform_bin(pv, n_bins)
     wv = (valid.cast(F64) if w is None else w).filter(valid)
     gap = wv * (hit.cast(F64).filter(valid) - pv)
     gaps = sums_by_key(bins, gap)[1]
@@ -284,8 +298,7 @@ def calibration(
     if weight is not None:
         long = long.filter(pl.col(W) != 0)
     if strategy == "uniform" or n_bins == 1:
-        inner = pl.lit(pl.Series(uniform_edges(n_bins)[1:-1], dtype=F64))
-        long = long.with_columns(inner.search_sorted(pl.col(S), side="left").alias("bin"))
+        long = long.with_columns(uniform_bin(pl.col(S), n_bins).alias("bin"))
     else:
         table = (
             long.group_by(keys).agg(_quantile_edges(n_bins))
