@@ -605,3 +605,18 @@ def test_plan_probe_groups_tied_scores_and_sorts_distinct_ones(lazy: bool) -> No
         fpr, tpr, _ = skm.roc_curve(df["y"].to_numpy(), df["s"].to_numpy())
         close(got["fpr"], fpr)
         close(got["tpr"], tpr)
+
+
+def test_plan_probe_counts_distinct_scores_within_groups() -> None:
+    """Scores few overall but nearly distinct within each of many groups: grouping by
+    (group, score) would keep nearly every row, so the probe sorts; few groups: it groups."""
+    rng = np.random.default_rng(8)
+    n = 400_000
+    y, s = rng.integers(0, 2, n), np.round(rng.random(n), 3)
+    for groups, plan in [(40_000, "sort"), (4, "group")]:
+        df = pl.DataFrame({"g": np.arange(n) % groups, "y": y, "s": s})
+        prep, long, _ = _curves.setup(
+            df, "y", "s", pos_label=1, labels=None, by="g", weight=None,
+            missing="raise", nonfinite="raise",
+        )  # fmt: skip
+        assert _curves.choose_plan(prep, long) == plan

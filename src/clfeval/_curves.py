@@ -29,7 +29,7 @@ from typing import Any, Literal
 import polars as pl
 
 from clfeval import _options, _shift
-from clfeval._counts import divide
+from clfeval._counts import divide, spread_rows
 from clfeval._frames import frame_input
 from clfeval._metrics import THRESHOLD_METRICS
 from clfeval._models import Models, comparable
@@ -162,22 +162,22 @@ def _check_proba_labels(scores: dict[Any, str]) -> None:
 
 
 def choose_plan(prep: Prepared, long: pl.LazyFrame) -> Literal["group", "sort"]:
-    """Sort when most scores are distinct, else group by the distinct scores.
+    """Group by (keys, score) when that leaves at most about half the rows, else sort.
 
-    The probe counts distinct scores in about 100,000 rows: evenly strided through an eager
-    input; the first rows of a LazyFrame (a slice a Parquet scan reads from its first row
-    groups, so the call stays cheap on data larger than memory). A wrong guess only costs
-    speed or memory: both plans give the same rows.
+    The probe counts distinct (keys, score) in about 100,000 rows: spread over an eager
+    input (:func:`spread_rows`); the first rows of a LazyFrame (a slice a Parquet scan reads
+    from its first row groups, so the call stays cheap on data larger than memory). A wrong
+    guess only costs speed or memory: both plans give the same rows.
     """
     if prep.eager and not prep.n_rows:
         return "group"
+    keys = [c for c in long.collect_schema() if c not in (S, POS, W)]
+    key = pl.struct(*keys, S) if keys else pl.col(S)
     if prep.eager:
-        step = max(1, prep.n_rows // PROBE_ROWS)
-        sample = pl.col(S).gather_every(step)
-        probe = long.select(sample.approx_n_unique().alias("u"), sample.len().alias("n"))
+        sample = long.select(key.gather(spread_rows(PROBE_ROWS)).alias("k"))
     else:
-        head = long.select(S).head(PROBE_ROWS)
-        probe = head.select(pl.col(S).approx_n_unique().alias("u"), pl.len().alias("n"))
+        sample = long.select(key.alias("k")).head(PROBE_ROWS)
+    probe = sample.select(pl.col("k").n_unique().alias("u"), pl.len().alias("n"))
     distinct, n = probe.collect().row(0)
     return "sort" if n > 0 and distinct > 0.5 * n else "group"
 

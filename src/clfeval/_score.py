@@ -28,7 +28,7 @@ from typing import Any, Literal
 import polars as pl
 
 from clfeval import _options
-from clfeval._counts import IntoExpr, col, guard, share, valid_rows, weight_expr
+from clfeval._counts import IntoExpr, col, guard, share, spread_rows, valid_rows, weight_expr
 from clfeval._schema import order_scores
 from clfeval.exceptions import InputError
 
@@ -147,16 +147,13 @@ Stat = Callable[[pl.Expr, pl.Expr], pl.Expr]
 def small_groups(frame: pl.LazyFrame, by: list[str]) -> bool:
     """Whether ``frame``'s groups hold fewer than :data:`SMALL_GROUP` rows on average.
 
-    The distinct keys among about 100,000 rows read at multiplicative-hash positions (a
-    stride would alias keys that repeat with a period) bound the number of groups from below,
-    so rows / distinct keys bounds the mean group size from above. One gather, no full pass.
+    The distinct keys among about 100,000 probed rows (:func:`spread_rows`) bound the number
+    of groups from below, so rows / distinct keys bounds the mean group size from above.
     """
     n = pl.len()
-    m = pl.min_horizontal(n, pl.lit(100_000, pl.UInt64))
-    at = pl.int_range(m, dtype=pl.UInt64) * 2_654_435_761 % n
-    probe = frame.select(n.alias("n"), pl.struct(by).gather(at).n_unique().alias("u"))
-    rows, keys = probe.collect().row(0)
-    return keys > 0 and rows < SMALL_GROUP * keys
+    keys = pl.struct(by).gather(spread_rows(100_000)).n_unique()
+    rows, distinct = frame.select(n.alias("n"), keys.alias("u")).collect().row(0)
+    return distinct > 0 and rows < SMALL_GROUP * distinct
 
 
 @contextmanager
