@@ -19,7 +19,8 @@ from sklearn import metrics as skm
 
 import clfeval as ce
 from clfeval import _curves
-from clfeval._curves import det_curve, gain_curve, lift_curve, pr_curve, roc_curve, threshold_counts
+from clfeval._curves import det_curve, pr_curve, roc_curve, threshold_counts
+from clfeval._gain import gain_curve, lift_curve
 from clfeval._score import auroc, average_precision, ks, top_k_accuracy
 from clfeval._thresholds import best_threshold, thresholds
 from clfeval.exceptions import InputError

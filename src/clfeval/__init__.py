@@ -9,16 +9,10 @@ from clfeval import datasets, sql
 from clfeval._baseline import baseline
 from clfeval._compare import compare
 from clfeval._counts import confusion_matrix, counts
-from clfeval._curves import (
-    det_curve,
-    gain_curve,
-    lift_curve,
-    pr_curve,
-    roc_curve,
-    threshold_counts,
-)
+from clfeval._curves import det_curve, pr_curve, roc_curve, threshold_counts
 from clfeval._decide import cv_summary, decision_curve, expected_cost, prevalence_curve
 from clfeval._delong import auroc_ci, compare_auroc
+from clfeval._gain import gain_curve, lift_curve
 from clfeval._label import (
     accuracy,
     balanced_accuracy,
@@ -35,9 +29,10 @@ from clfeval._label import (
     recall,
     specificity,
 )
-from clfeval._metric_table import bootstrap, metrics
+from clfeval._metric_table import metrics
 from clfeval._namespace import register as _register
 from clfeval._prob import brier, calibration, ece, log_loss
+from clfeval._replicates import bootstrap
 from clfeval._report import Report, report
 from clfeval._score import auroc, average_precision, ks, top_k_accuracy
 from clfeval._thresholds import best_threshold, thresholds

@@ -8,10 +8,11 @@ Only :func:`threshold_counts` reads rows: true and false positives of the rule
 * ``"sort"``: sort the rows, cumulative sums, keep the last row of each run of tied scores
   (fast when nearly every score is distinct).
 
-Eager input picks a plan from a cheap ``approx_n_unique`` probe. Lazy input, which is never
-read before it is collected, sorts: its memory stays about twice the scored columns whatever
-the scores, where a group-by over 10M distinct scores needed five times (measured in
-``benchmarks/``). Both plans give the same rows. Every curve, table and best threshold is a
+A probe of about 100,000 rows picks the plan (:func:`choose_plan`): rows spread over an
+eager input; the first rows of a LazyFrame, read once when the function is called (a Parquet
+scan reads its first row groups). Mostly distinct (groups, score) pairs sort, whose memory stays
+about twice the scored columns, where a group-by over 10M distinct scores needed five times
+(measured in ``benchmarks/``). Both plans give the same rows. Every curve, table and best threshold is a
 formula over these counts, per group (``.over``), without a Python loop over rows, thresholds
 or groups.
 
@@ -47,8 +48,6 @@ from clfeval.exceptions import InputError
 
 __all__ = [
     "det_curve",
-    "gain_curve",
-    "lift_curve",
     "pr_curve",
     "roc_curve",
     "threshold_counts",
@@ -164,17 +163,21 @@ def _check_proba_labels(scores: dict[Any, str]) -> None:
 def choose_plan(prep: Prepared, long: pl.LazyFrame) -> Literal["group", "sort"]:
     """Group by (keys, score) when that leaves at most about half the rows, else sort.
 
-    The probe counts distinct (keys, score) in about 100,000 rows: spread over an eager
-    input (:func:`spread_rows`); the first rows of a LazyFrame (a slice a Parquet scan reads
-    from its first row groups, so the call stays cheap on data larger than memory). A wrong
-    guess only costs speed or memory: both plans give the same rows.
+    The probe counts distinct (keys, score) in about 100,000 rows of an eager input: evenly
+    strided for the score alone (1.5 ms at 10M rows), spread by hashing with group keys, which
+    may repeat with the stride's period (:func:`spread_rows`, 12 ms); the first rows of a
+    LazyFrame (a slice a Parquet scan reads from its first row groups, so the call stays cheap
+    on data larger than memory). A wrong guess only costs speed or memory: both plans give the
+    same rows.
     """
     if prep.eager and not prep.n_rows:
         return "group"
     keys = [c for c in long.collect_schema() if c not in (S, POS, W)]
     key = pl.struct(*keys, S) if keys else pl.col(S)
-    if prep.eager:
+    if prep.eager and keys:
         sample = long.select(key.gather(spread_rows(PROBE_ROWS)).alias("k"))
+    elif prep.eager:
+        sample = long.select(key.gather_every(max(1, prep.n_rows // PROBE_ROWS)).alias("k"))
     else:
         sample = long.select(key.alias("k")).head(PROBE_ROWS)
     probe = sample.select(pl.col("k").n_unique().alias("u"), pl.len().alias("n"))
@@ -271,7 +274,7 @@ def finish(prep: Prepared, out: pl.LazyFrame, keys: list[str], *columns: str) ->
     return prep.finish(out.select(*shown, *columns))
 
 
-def _with_start(table: pl.LazyFrame, keys: list[str], **start: Any) -> pl.LazyFrame:
+def with_start(table: pl.LazyFrame, keys: list[str], **start: Any) -> pl.LazyFrame:
     """Prepend one row per group (``start`` gives its values), keeping the group's order."""
     first = over(pl.int_range(pl.len()) == 0, keys)
     head = table.filter(first).with_columns(
@@ -403,7 +406,7 @@ def roc_curve(
     )
     if drop_intermediate:
         table = table.filter(_corners(keys))
-    table = _with_start(table, keys, threshold=float("inf"), tp=0, fp=0)
+    table = with_start(table, keys, threshold=float("inf"), tp=0, fp=0)
     out = table.with_columns(
         rate(pl.col(FP), pl.col(NN)).alias("fpr"),
         rate(pl.col(TP), pl.col(NP)).alias("tpr"),
@@ -518,7 +521,7 @@ def det_curve(
     prep, table, keys, _ = counts_table(
         data, y, score, pos_label, labels, by, weight, missing, nonfinite
     )
-    table = _with_start(table, keys, threshold=float("inf"), tp=0, fp=0)
+    table = with_start(table, keys, threshold=float("inf"), tp=0, fp=0)
     if drop_intermediate:
         table = table.filter(_changes(TP, keys))
     tp, fp = pl.col(TP), pl.col(FP)
@@ -537,97 +540,3 @@ def det_curve(
 
 for _f in (roc_curve, pr_curve, det_curve):
     _f.__doc__ = (_f.__doc__ or "").format(common=_COMMON_DOC)
-
-
-# --- gain and lift ----------------------------------------------------------------------
-
-
-def _gain_table(
-    data: Frame, y: str, score: FrameScore, pos_label: Any, labels: Sequence[Any] | None,
-    by: Any, weight: str | None, missing: Missing, nonfinite: Missing, start: bool,
-) -> tuple[Prepared, pl.LazyFrame, list[str]]:  # fmt: skip
-    prep, table, keys, _ = counts_table(
-        data, y, score, pos_label, labels, by, weight, missing, nonfinite
-    )
-    if start:
-        table = _with_start(table, keys, tp=0, fp=0)
-    total = pl.col(NP) + pl.col(NN)
-    return (
-        prep,
-        table.with_columns(
-            rate(pl.col(TP) + pl.col(FP), total).alias("fraction_targeted"),
-            rate(pl.col(TP), pl.col(NP)).alias("gain"),
-        ),
-        keys,
-    )
-
-
-@frame_input("gain_curve")
-@comparable("score")
-def gain_curve(
-    data: Frame,
-    y: str,
-    score: FrameScore | None = None,
-    *,
-    pos_label: Any = 1,
-    labels: Sequence[Any] | None = None,
-    models: Models = None,
-    by: str | Sequence[str] | None = None,
-    weight: str | None = None,
-    missing: Missing = "raise",
-    nonfinite: Missing = "raise",
-) -> Frame:
-    """Cumulative gain: ``fraction_targeted, gain``, the share of positives in the top rows.
-
-    fraction_targeted is the share of rows flagged and gain the share of positives caught when
-    targeting the rows with the highest scores first: one point per distinct score (ties are
-    targeted together), from (0, 0) to (1, 1). gain is null in a group without positives.
-
-    See Also
-    --------
-    clf_gain : the SQL twin.
-
-    Examples
-    --------
-    >>> df = pl.DataFrame({"y": [0, 0, 1, 1], "s": [0.1, 0.4, 0.35, 0.8]})
-    >>> gain_curve(df, "y", "s")["gain"].to_list()
-    [0.0, 0.5, 0.5, 1.0, 1.0]
-    """
-    prep, out, keys = _gain_table(
-        data, y, score, pos_label, labels, by, weight, missing, nonfinite, start=True
-    )
-    return finish(prep, out, keys, "fraction_targeted", "gain")
-
-
-@frame_input("lift_curve")
-@comparable("score")
-def lift_curve(
-    data: Frame,
-    y: str,
-    score: FrameScore | None = None,
-    *,
-    pos_label: Any = 1,
-    labels: Sequence[Any] | None = None,
-    models: Models = None,
-    by: str | Sequence[str] | None = None,
-    weight: str | None = None,
-    missing: Missing = "raise",
-    nonfinite: Missing = "raise",
-) -> Frame:
-    """Lift: ``fraction_targeted, lift`` with lift = gain / fraction_targeted.
-
-    How many times more positives the top-scored rows hold than a random pick of the same
-    size: one point per distinct score, highest first, ending at lift 1. The origin of the
-    gain curve is left out (0/0). lift is null in a group without positives.
-
-    Examples
-    --------
-    >>> df = pl.DataFrame({"y": [0, 0, 1, 1], "s": [0.1, 0.4, 0.35, 0.8]})
-    >>> lift_curve(df, "y", "s")["lift"].to_list()
-    [2.0, 1.0, 1.3333333333333333, 1.0]
-    """
-    prep, out, keys = _gain_table(
-        data, y, score, pos_label, labels, by, weight, missing, nonfinite, start=False
-    )
-    out = out.with_columns(rate(pl.col("gain"), pl.col("fraction_targeted")).alias("lift"))
-    return finish(prep, out, keys, "fraction_targeted", "lift")

@@ -17,8 +17,10 @@ from clfeval import (
     _counts,
     _curves,
     _delong,
+    _gain,
     _metric_table,
     _prob,
+    _replicates,
     _report,
     _thresholds,
 )
@@ -206,7 +208,7 @@ class ClfNamespace(DecideMethods):
         nonfinite: Missing = "raise",
     ) -> Any:
         """See :func:`clfeval.bootstrap`."""
-        return _metric_table.bootstrap(
+        return _replicates.bootstrap(
             self._df, y, yhat, score=score, metrics=metrics, n_boot=n_boot, seed=seed,
             average=average, pos_label=pos_label, labels=labels, zero_division=zero_division,
             beta=beta, max_fpr=max_fpr, by=by, weight=weight, missing=missing,
@@ -433,7 +435,7 @@ class ClfNamespace(DecideMethods):
         nonfinite: Missing = "raise",
     ) -> Any:
         """See :func:`clfeval.gain_curve`."""
-        return _curves.gain_curve(
+        return _gain.gain_curve(
             self._df,
             y,
             score,
@@ -460,7 +462,7 @@ class ClfNamespace(DecideMethods):
         nonfinite: Missing = "raise",
     ) -> Any:
         """See :func:`clfeval.lift_curve`."""
-        return _curves.lift_curve(
+        return _gain.lift_curve(
             self._df,
             y,
             score,

@@ -23,11 +23,11 @@ from clfeval._curves import (
     FrameScore,
     S,
     W,
-    _with_start,
     counts_table,
     finish,
     over,
     rate,
+    with_start,
 )
 from clfeval._frames import frame_input
 from clfeval._metrics import THRESHOLD_METRICS, Counts, binary_formulas
@@ -284,7 +284,7 @@ def best_threshold(
     )
     minimise = column == _costs.EXPECTED
     if minimise:  # flagging no row is a decision too
-        table = _with_start(table, keys, threshold=float("inf"), tp=0, fp=0)
+        table = with_start(table, keys, threshold=float("inf"), tp=0, fp=0)
     table = _shift.with_target(table, prep, y, keys, target, pos_label)
     needed = {column, "precision", "recall"} - set(COUNT_COLUMNS)
     metric_names = [m for m in METRIC_COLUMNS if m in needed]

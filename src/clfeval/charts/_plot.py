@@ -10,6 +10,7 @@ import polars as pl
 from clfeval import (
     _counts,
     _curves,
+    _gain,
     _metric_table,
     _options,
     _prob,
@@ -415,7 +416,7 @@ class PlotNamespace(IntervalPlots, DecidePlots):
     ) -> Any:
         """Cumulative gain of :func:`clfeval.gain_curve`; see :func:`clfeval.charts.gain`."""
 
-        curve = _curves.gain_curve(
+        curve = _gain.gain_curve(
             self._df,
             y,
             score,
@@ -445,7 +446,7 @@ class PlotNamespace(IntervalPlots, DecidePlots):
     ) -> Any:
         """Lift of :func:`clfeval.lift_curve`; see :func:`clfeval.charts.lift`."""
 
-        curve = _curves.lift_curve(
+        curve = _gain.lift_curve(
             self._df,
             y,
             score,
