@@ -119,18 +119,19 @@ def test_front_door_on_distinct_scores_matches_sklearn(n: int) -> None:
             assert value == pytest.approx(skm.roc_auc_score(y[m], s[m]), abs=TOL)
 
 
+@pytest.mark.parametrize("plan", ["whole", "rank"])
 @SETTINGS
-@given(frames())
-def test_rank_plan_for_small_groups_matches_pairwise_counts(df: pl.DataFrame) -> None:
-    """The plan the front door picks for small groups (one rank per group) gives the same
-    numbers, ties, infinities and missing values included."""
-    with _score.ranked_groups():
-        ranked = [ce.auroc("y", "s").alias("auroc"), ce.average_precision("y", "s").alias("ap")]
-    for key, auc, ap in df.group_by("g").agg(ranked).iter_rows():
+@given(df=frames())
+def test_every_sort_plan_matches_pairwise_counts(df: pl.DataFrame, plan: str) -> None:
+    """The plans frame functions pick (a whole column sorted as a column, one rank per small
+    group) give the default plan's numbers, ties, infinities and missing values included."""
+    with _score.sort_plan(plan):  # type: ignore[arg-type]
+        exprs = [ce.auroc("y", "s").alias("auroc"), ce.average_precision("y", "s").alias("ap")]
+    for key, auc, ap in df.group_by("g").agg(exprs).iter_rows():
         want = expected(df.filter(pl.col("g") == key))
         same(auc, want[0])
         same(ap, want[1])
-    got = df.select(ranked).row(0)
+    got = df.select(exprs).row(0)
     want = expected(df)
     same(got[0], want[0])
     same(got[1], want[1])

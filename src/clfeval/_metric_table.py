@@ -387,13 +387,7 @@ def evaluate(
     expressed = [n for n in score_names if n not in ranked or part is None]
     if expressed:
         sopts = {**opts, "weight": row_weight}
-        small = (
-            bool(by_cols)
-            and prep.eager
-            and row_weight is None
-            and bool(set(RANKED) & set(expressed))
-        )
-        with _score.ranked_groups(small and _score.small_groups(rows.frame, by_cols)):
+        with _score.sort_plan(_sort_plan(prep, rows.frame, row_weight, expressed)):
             exprs = [_score_metric(n, y, scores, sopts) for n in expressed]
         scored = group_eval(rows.frame, by_cols, exprs)
         if prep.eager and not by_cols and any(n in ranked for n in expressed):
@@ -474,6 +468,18 @@ def _finish_boot(
     ]
     joined = joined.select(*order, *[f"{n}_n_undefined" for n in shown])
     return prep.finish(with_excluded(joined, prep))
+
+
+def _sort_plan(
+    prep: Prepared, frame: pl.LazyFrame, weight: str | None, names: list[str]
+) -> _score.SortPlan:
+    """The plan of the unweighted AUROC/AP expressions (:func:`clfeval._score.sort_plan`):
+    a whole eager column sorts as a column, many small eager groups rank."""
+    if not prep.eager or weight is not None or not set(RANKED) & set(names):
+        return "lists"
+    if not prep.by:
+        return "whole"
+    return "rank" if _score.small_groups(frame, prep.by) else "lists"
 
 
 def _ranked_part(
