@@ -86,3 +86,28 @@ def test_engines_script_agrees_across_engines(tmp_path: Path) -> None:
     engines = 4 if "--no-spark" not in args else 3
     assert len(checked) == 4 * engines  # four workloads
     assert not [line for line in checked if "| ✗ |" in line]
+
+
+@pytest.mark.slow
+def test_lazy_parquet_script_checks_then_times_every_call() -> None:
+    """lazy_parquet.py on 60,000 rows: the streamed AUROC per model equals the expression's and
+    the area under the streamed curve (it exits non-zero otherwise), then one timed row per
+    call, each from a fresh process."""
+    script = BENCH.with_name("lazy_parquet.py")
+    done = subprocess.run(
+        [sys.executable, str(script), "60000", "--repeat", "1"],
+        capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| `")]
+    assert [r.split("`")[1] for r in rows] == [
+        "ce.report(lf, by=model)",
+        "ce.metrics(lf, auroc, by=model)",
+        "ce.roc_curve(lf, by=model)",
+        "lf.group_by(model).agg(ce.auroc)",
+        "floor: group_by(model, s) positives and count",
+    ]
+    for row in rows:
+        best, median, peak = (float(x) for x in row.split("|")[2:5])
+        assert 0 < best <= median
+        assert peak > 0
