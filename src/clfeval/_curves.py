@@ -10,11 +10,11 @@ Only :func:`threshold_counts` reads rows: true and false positives of the rule
 
 A probe of about 100,000 rows picks the plan (:func:`choose_plan`): rows spread over an
 eager input; the first rows of a LazyFrame, read once when the function is called (a Parquet
-scan reads its first row groups). Mostly distinct (groups, score) pairs sort, whose memory stays
-about twice the scored columns, where a group-by over 10M distinct scores needed five times
-(measured in ``benchmarks/``). Both plans give the same rows. Every curve, table and best threshold is a
-formula over these counts, per group (``.over``), without a Python loop over rows, thresholds
-or groups.
+scan reads its first row groups). Mostly distinct (groups, score) pairs sort, whose memory
+stays about twice the scored columns, where a group-by over 10M distinct scores needed five
+times (measured in ``benchmarks/``). Both plans give the same rows. Every curve, table and best
+threshold is a formula over these counts, per group (``.over``), without a Python loop over
+rows, thresholds or groups.
 
 Conventions: ``by`` columns come first, then ``label`` for multiclass scores (one-vs-rest),
 rows sorted by groups then curve order; DataFrame in, DataFrame out; LazyFrame in, LazyFrame
