@@ -30,7 +30,7 @@ from typing import Any, Literal
 import polars as pl
 
 from clfeval import _options, _shift
-from clfeval._counts import divide, spread_rows
+from clfeval._counts import PROBE_ROWS, divide, spread_rows
 from clfeval._frames import frame_input
 from clfeval._metrics import THRESHOLD_METRICS
 from clfeval._models import Models, comparable
@@ -57,7 +57,6 @@ S, POS, W, K = "__clf_s", "__clf_pos", "__clf_w", "__clf_k"
 TP, FP, NP, NN = "tp", "fp", "__clf_np", "__clf_nn"
 Plan = Literal["auto", "group", "sort"]
 PLAN: Plan = "auto"  # tests force one plan to check both give the same rows
-PROBE_ROWS = 100_000
 FrameScore = str | Sequence[str] | Mapping[Any, str]
 COUNT_COLUMNS = ["tp", "fp", "fn", "tn"]
 METRIC_COLUMNS = list(THRESHOLD_METRICS)  # the thresholds table's metrics (the registry's)
@@ -175,7 +174,7 @@ def choose_plan(prep: Prepared, long: pl.LazyFrame) -> Literal["group", "sort"]:
     keys = [c for c in long.collect_schema() if c not in (S, POS, W)]
     key = pl.struct(*keys, S) if keys else pl.col(S)
     if prep.eager and keys:
-        sample = long.select(key.gather(spread_rows(PROBE_ROWS)).alias("k"))
+        sample = long.select(key.gather(spread_rows()).alias("k"))
     elif prep.eager:
         sample = long.select(key.gather_every(max(1, prep.n_rows // PROBE_ROWS)).alias("k"))
     else:

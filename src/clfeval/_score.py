@@ -152,7 +152,7 @@ def small_groups(frame: pl.LazyFrame, by: list[str]) -> bool:
     of groups from below, so rows / distinct keys bounds the mean group size from above.
     """
     n = pl.len()
-    keys = pl.struct(by).gather(spread_rows(100_000)).n_unique()
+    keys = pl.struct(by).gather(spread_rows()).n_unique()
     rows, distinct = frame.select(n.alias("n"), keys.alias("u")).collect().row(0)
     return distinct > 0 and rows < SMALL_GROUP * distinct
 
