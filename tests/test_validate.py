@@ -506,3 +506,74 @@ def test_error_text_format() -> None:
     first, hint = text.split("\n\n")
     assert first == "column 'lable' (y) not found"
     assert hint.startswith("Hint: ")
+
+
+# --- the checks count the same over rows and over their cells --------------------------------
+
+_TIED = pl.DataFrame(
+    {"y": [0, 1, 1, 0, 1, 0, 0, 1] * 4, "s": [0.1, 0.4, 0.4, 0.1, 0.9, 0.4, 0.1, 0.9] * 4}
+)
+
+
+def _with(column: str, value: Any, rows: list[int], dtype: Any = None) -> pl.DataFrame:
+    df = _TIED.with_columns(pl.col(column).cast(dtype or _TIED[column].dtype))
+    hit = pl.int_range(pl.len()).is_in(rows)
+    return df.with_columns(pl.when(hit).then(pl.lit(value)).otherwise(pl.col(column)).alias(column))
+
+
+_CELL_CASES = {
+    "null y": _with("y", None, [3, 17]),
+    "null score": _with("s", None, [0, 1, 2, 3, 4, 5, 6]),
+    "NaN score": _with("s", float("nan"), [5]),
+    "inf score": _with("s", float("inf"), [2, 9]),
+    "-inf score": _with("s", float("-inf"), [30]),
+    "fraction y": _with("y", 0.5, [4], pl.Float64),
+    "inf y": _with("y", float("inf"), [4], pl.Float64),
+    "NaN y": _with("y", float("nan"), [8], pl.Float64),
+    "pos_label absent": _TIED.with_columns(pl.col("y") * 2),
+    "empty": _TIED.clear(),
+}
+_COUNTED: dict[str, Front] = {
+    "roc_curve": lambda d: ce.roc_curve(d, "y", "s"),
+    "pr_curve": lambda d: ce.pr_curve(d, "y", "s", by="g"),
+    "thresholds": lambda d: ce.thresholds(d, "y", "s"),
+    "gain": lambda d: ce.gain_curve(d, "y", "s"),
+    "metrics": lambda d: ce.metrics(d, "y", score="s", metrics=["auroc", "average_precision"]),
+}
+
+
+@pytest.mark.parametrize("case", list(_CELL_CASES))
+@pytest.mark.parametrize("front", list(_COUNTED))
+def test_checks_over_cells_raise_as_over_rows(
+    case: str, front: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Repeated rows are checked as their distinct cells with a count (the plan of tied
+    scores): the same error, the same count and example rows, as a check of every row."""
+    from clfeval import _curves
+
+    df = _CELL_CASES[case].with_columns(g=pl.int_range(pl.len()) % 3)
+    raised = []
+    for plan in ("cells", "sort"):
+        monkeypatch.setattr(_curves, "PLAN", plan)
+        with pytest.raises(InputError) as info:
+            _COUNTED[front](df)
+        raised.append((str(info.value), info.value.rule))
+    assert raised[0] == raised[1]
+    assert "rows" in raised[0][0] or case in ("pos_label absent", "empty")
+
+
+def test_cells_are_taken_for_repeated_rows_only() -> None:
+    """The probe: tied scores are checked and counted as cells, distinct scores as rows."""
+    from clfeval._validate import prepare
+
+    tied = pl.DataFrame({"y": [0, 1] * 500, "s": [0.25, 0.5, 0.75, 0.5] * 250})
+    prep = prepare(tied, y="y", score="s", pos_label=1, pos_in_y=True, cells="probe")
+    assert prep.plan == "group" and prep.cells is not None
+    cells = prep.cells.collect().sort("s", "y")
+    assert cells.rows() == [(0, 0.25, 250), (1, 0.5, 500), (0, 0.75, 250)]
+    distinct = tied.with_columns(s=pl.int_range(pl.len()) / 1000)
+    prep = prepare(distinct, y="y", score="s", pos_label=1, pos_in_y=True, cells="probe")
+    assert prep.plan == "sort" and prep.cells is None
+    weighted = tied.with_columns(w=pl.lit(1.0))
+    prep = prepare(weighted, y="y", score="s", weight="w", pos_label=1, cells="probe")
+    assert prep.plan is None and prep.cells is None
