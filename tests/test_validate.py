@@ -568,12 +568,15 @@ def test_cells_are_taken_for_repeated_rows_only() -> None:
 
     tied = pl.DataFrame({"y": [0, 1] * 500, "s": [0.25, 0.5, 0.75, 0.5] * 250})
     prep = prepare(tied, y="y", score="s", pos_label=1, pos_in_y=True, cells="probe")
-    assert prep.plan == "group" and prep.cells is not None
+    assert prep.plan == "group"
+    assert prep.cells is not None
     cells = prep.cells.collect().sort("s", "y")
     assert cells.rows() == [(0, 0.25, 250), (1, 0.5, 500), (0, 0.75, 250)]
     distinct = tied.with_columns(s=pl.int_range(pl.len()) / 1000)
     prep = prepare(distinct, y="y", score="s", pos_label=1, pos_in_y=True, cells="probe")
-    assert prep.plan == "sort" and prep.cells is None
+    assert prep.plan == "sort"
+    assert prep.cells is None
     weighted = tied.with_columns(w=pl.lit(1.0))
     prep = prepare(weighted, y="y", score="s", weight="w", pos_label=1, cells="probe")
-    assert prep.plan is None and prep.cells is None
+    assert prep.plan is None
+    assert prep.cells is None
