@@ -138,13 +138,14 @@ def uniform_bin(p: pl.Expr, n_bins: int) -> pl.Expr:
     inner edge goes to the lower bin), bit for bit; values outside [0, 1] go to the end bins.
 
     Elementwise, no search: the guess ceil(p·n) − 1 is off by at most one, and is corrected
-    against its two edges, computed as ``uniform_edges`` computes them (i·(1/n)).
+    against its two edges, computed as ``uniform_edges`` computes them (i·(1/n)). The
+    arithmetic stays in floats (whole numbers below 2**53, exact) until the one cast.
     """
     step = 1.0 / n_bins
-    guess = ((p * n_bins).ceil().clip(1.0, float(n_bins)) - 1.0).cast(pl.Int64)
-    down = (p <= guess.cast(F64) * step) & (guess > 0)
-    up = (p > (guess + 1).cast(F64) * step) & (guess < n_bins - 1)
-    return guess - down.cast(pl.Int64) + up.cast(pl.Int64)
+    guess = (p * n_bins).ceil().clip(1.0, float(n_bins)) - 1.0
+    down = (p <= guess * step) & (guess > 0)
+    up = (p > (guess + 1.0) * step) & (guess < n_bins - 1)
+    return (guess - down.cast(F64) + up.cast(F64)).cast(pl.Int64)
 
 
 def ece(
@@ -318,16 +319,24 @@ def calibration(
         )
         below = [(pl.col(S) > pl.col(e)).cast(pl.Int64) for e in inner_edges]
         long = joined.with_columns(pl.sum_horizontal(below).alias("bin"))
-    one = pl.col(W) if weight is not None else pl.lit(1.0)
-    size = pl.col(W).sum() if weight is not None else pl.len().cast(pl.Int64)
+    if weight is not None:
+        sums = [
+            (pl.col(W) * pl.col(S)).sum().alias("__clf_sp"),
+            (pl.col(W) * pl.col(POS).cast(F64)).sum().alias("__clf_sy"),
+            pl.col(W).sum().alias("__clf_sw"),
+        ]
+        size = pl.col("__clf_sw").alias("count")
+    else:  # the same sums without a weight of 1.0 per row
+        sums = [
+            pl.col(S).sum().alias("__clf_sp"),
+            pl.col(POS).sum().cast(F64).alias("__clf_sy"),
+            pl.len().cast(pl.Int64).alias("count"),
+        ]
+        size = pl.col("count").cast(F64).alias("__clf_sw")
     out = (
         long.group_by([*keys, "bin"])
-        .agg(
-            (one * pl.col(S)).sum().alias("__clf_sp"),
-            (one * pl.col(POS).cast(F64)).sum().alias("__clf_sy"),
-            (pl.col(W).sum() if weight is not None else pl.len().cast(F64)).alias("__clf_sw"),
-            size.alias("count"),
-        )
+        .agg(*sums)
+        .with_columns(size)
         .with_columns(
             pl.col("bin").cast(pl.Int64),
             (pl.col("__clf_sp") / pl.col("__clf_sw")).alias("mean_predicted"),
