@@ -574,6 +574,16 @@ def ovr_from_counts(pos_label: Any = None, *, binary: bool = False) -> OvR:
     return OvR(tp, tp + fp, tp + fn, tp + fp + fn + tn, None)
 
 
+PROBE_ROWS = 100_000  # rows the plan probes read (a wrong guess only costs speed)
+
+
+def spread_rows(m: int = PROBE_ROWS) -> pl.Expr:
+    """Row numbers of a probe: about ``m`` rows spread over the frame by multiplicative
+    hashing (a stride would alias keys that repeat with a period)."""
+    take = pl.min_horizontal(pl.len(), pl.lit(m, pl.UInt64))
+    return pl.int_range(take, dtype=pl.UInt64) * 2_654_435_761 % pl.len()
+
+
 def group_eval(frame: pl.LazyFrame, by: list[str], exprs: list[pl.Expr]) -> pl.LazyFrame:
     if not by:
         return frame.select(exprs)

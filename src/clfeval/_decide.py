@@ -25,6 +25,7 @@ from clfeval._curves import (
     NN,
     NP,
     TP,
+    choose_plan,
     counts_frame,
     rate,
     setup,
@@ -110,7 +111,7 @@ def decision_curve(
     )
     # the threshold counts (one row per distinct score, by the plan the data suits); at
     # grid threshold t, the counts of the smallest distinct score >= t (an as-of join)
-    plan = _curves.plan_of(prep, long)
+    plan = _curves.PLAN if _curves.PLAN != "auto" else choose_plan(prep, long)
     counts = counts_frame(long, keys, weight is not None, plan, drop_zero=False)
     totals = (
         counts.group_by(keys).agg(pl.col(NP, NN).first())

@@ -135,7 +135,7 @@ def auroc_ci(
     check_whole_weights(prep, weight, "DeLong's variance")
     by_cols = prep.by
     long = binary_long(prep, y, score, pos_label, weight)
-    plan = _curves.plan_of(prep, long)
+    plan = _curves.PLAN if _curves.PLAN != "auto" else _curves.choose_plan(prep, long)
     table = counts_frame(long, by_cols, weight is not None, plan, drop_zero=False)
     tp, fp = pl.col("tp").cast(pl.Float64), pl.col("fp").cast(pl.Float64)
     tp0 = over(tp.shift(1).fill_null(0.0), by_cols)

@@ -23,7 +23,7 @@ from clfeval._counts import (
     ovr_from_counts,
     pairs_of,
 )
-from clfeval._curves import POS, S, cells_mode
+from clfeval._curves import POS, S
 from clfeval._draws import REP
 from clfeval._frames import as_polars, frame_input
 from clfeval._models import Models, comparable
@@ -308,9 +308,6 @@ def evaluate(
     # on the schema, before any comparison runs
     binary_labels = average == "binary" and any(n in AVERAGED for n in names)
     uses_pos = binary_score or (binary_labels and not isinstance(data, pl.DataFrame))
-    # AUROC and AP alone are counted per (by, score): the checks may count distinct rows
-    counted = binary_score and yhat is None and target is None and not boot
-    counted = counted and set(names) <= set(RANKED)
     prep = prepare(
         data,
         y=y,
@@ -326,7 +323,6 @@ def evaluate(
         pos_label=pos_label if uses_pos else NOT_GIVEN,
         pos_in_y=binary_score,
         outputs=[*names, "n_excluded", *COUNTS_COLUMNS, *_shift.outputs(target)],
-        cells=cells_mode(counted),
     )
     if isinstance(scores, dict):
         check_score_classes(prep, scores, y)
@@ -508,10 +504,10 @@ def _ranked_part(
     from clfeval import _curves
 
     long = _curves.binary_long(prep, y, score, pos_label, weight)
-    plan = _curves.plan_of(prep, long)
+    plan = _curves.PLAN if _curves.PLAN != "auto" else _curves.choose_plan(prep, long)
     partial = "auroc" in names and max_fpr is not None and max_fpr != 1
     plain = prep.eager and weight is None and not partial  # lazy input keeps the sort's memory
-    if plan == "sort" and _curves.PLAN in ("auto", "cells") and (prep.by or plain):
+    if plan == "sort" and _curves.PLAN == "auto" and (prep.by or plain):
         return None
     table = _curves.counts_frame(
         long, prep.by, weight is not None, plan, drop_zero=False, totals=False

@@ -9,13 +9,12 @@ from typing import Any, Literal
 
 import polars as pl
 
-__all__ = ["CELL_N", "KEYS", "ROWS_ELSEWHERE", "Frame", "Missing", "Prepared"]
+__all__ = ["KEYS", "ROWS_ELSEWHERE", "Frame", "Missing", "Prepared"]
 
 Frame = pl.DataFrame | pl.LazyFrame
 Missing = Literal["raise", "drop"]
 KEYS = ("label", "actual", "predicted", "threshold", "bin", "strategy", "replicate")  # never nulled
 _BAD = "__clf_bad"
-CELL_N = "__clf_n"  # the row count of a cell (Prepared.cells)
 # Set while a frame function runs on the reduced table of rows that live in another engine
 # (a Spark DataFrame, :mod:`clfeval._spark_reduce`): the data checks of ``prepare`` and the
 # whole-weight count are then run on those rows by that engine, with the same messages.
@@ -34,10 +33,6 @@ class Prepared:
     roles: dict[str, str] = field(default_factory=dict)
     n_rows: int | None = None  # rows of the input (eager input only)
     bad: pl.Expr | None = None  # lazy input: a row that makes its group's numbers meaningless
-    # eager input whose rows repeat: the distinct rows of (by, columns read) with their count
-    # (CELL_N), which the checks read instead of the rows; and the plan the probe chose
-    cells: pl.LazyFrame | None = None
-    plan: Literal["group", "sort"] | None = None
 
     def finish(self, out: pl.LazyFrame) -> Frame:
         """Collect ``out`` when the input was eager; lazy in, lazy out.

@@ -28,8 +28,7 @@ from typing import Any, Literal
 import polars as pl
 
 from clfeval import _options
-from clfeval._counts import IntoExpr, col, guard, share, valid_rows, weight_expr
-from clfeval._probe import spread_rows
+from clfeval._counts import IntoExpr, col, guard, share, spread_rows, valid_rows, weight_expr
 from clfeval._schema import order_scores
 from clfeval.exceptions import InputError
 

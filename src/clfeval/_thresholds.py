@@ -171,7 +171,7 @@ def thresholds(
             hint="n is the number of cut points, from the lowest to the highest score",
         )
     prep, table, keys, long = counts_table(
-        data, y, score, pos_label, labels, by, weight, missing, nonfinite, cells=n is None
+        data, y, score, pos_label, labels, by, weight, missing, nonfinite
     )
     if n is not None:
         cuts = _cut_points(long, keys, n, weight is not None)

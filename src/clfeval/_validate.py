@@ -30,8 +30,7 @@ from clfeval._data_checks import (
 )
 from clfeval._frames import as_polars
 from clfeval._options import AVERAGES
-from clfeval._prepared import CELL_N, ROWS_ELSEWHERE, Frame, Missing, Prepared
-from clfeval._probe import repeats
+from clfeval._prepared import ROWS_ELSEWHERE, Frame, Missing, Prepared
 from clfeval._schema import (
     NOT_GIVEN,
     check_class_value,
@@ -327,26 +326,14 @@ def _rows(mask: pl.Expr) -> pl.Expr:
 
 
 def _scan(
-    lf: pl.LazyFrame,
-    schema: pl.Schema,
-    p: Plan,
-    cast: pl.DataType | None,
-    classes: bool,
-    cells: pl.LazyFrame | None = None,
+    lf: pl.LazyFrame, schema: pl.Schema, p: Plan, cast: pl.DataType | None, classes: bool
 ) -> tuple[list[Any] | None, int]:
     """One pass over eager data: raise for the first problem found; ``(classes, rows)``.
 
-    The pass only counts, over the rows or over their ``cells`` (the distinct rows of the
-    columns read, with their count): the same counts. The example rows of a failed check
-    come from a second query over the rows.
+    The pass only counts; the example rows of a failed check come from a second query.
     """
     null, bad = _masks(p, schema)
     keep = _keep(p, null, bad)
-    source = lf if cells is None else cells
-    rows = pl.len() if cells is None else pl.col(CELL_N).sum()
-
-    def count(mask: pl.Expr) -> pl.Expr:
-        return mask.sum() if cells is None else pl.col(CELL_N).filter(mask).sum()
 
     def scope(check: Check) -> pl.Expr:
         if check.after_drop:
@@ -354,7 +341,7 @@ def _scan(
         return pl.lit(True) if check.test == "null" else ~null
 
     masks = [_test(c, schema[c.column]) & scope(c) for c in p.checks]
-    exprs = [count(m.fill_null(False)).cast(pl.Int64).alias(f"n{i}") for i, m in enumerate(masks)]
+    exprs = [m.fill_null(False).sum().cast(pl.Int64).alias(f"n{i}") for i, m in enumerate(masks)]
     for i, check in enumerate(p.checks):
         if check.test == "outside01":
             kept = pl.col(check.column).filter(keep)  # min and max leave NaN out
@@ -362,7 +349,7 @@ def _scan(
     if classes:
         for j, c in enumerate(p.label_cols):
             exprs.append(pl.col(c).filter(keep).unique().implode().alias(f"c{j}"))
-    exprs += [rows.alias("n_rows"), count(keep).alias("n_kept")]
+    exprs += [pl.len().alias("n_rows"), keep.sum().alias("n_kept")]
     if p.weight is not None:  # ungrouped all-0 weights raise; a group of them is null
         exprs.append(pl.col(p.weight).cast(pl.Float64).filter(keep).sum().alias("w_kept"))
     y = p.label_cols[0]
@@ -370,7 +357,7 @@ def _scan(
         kept_y = pl.col(y).filter(keep)
         exprs.append((kept_y == p.pos_label).any().alias("has_pos"))
         exprs.append((kept_y.min() != kept_y.max()).alias("y_varies"))
-    counts = source.select(exprs).collect().row(0, named=True)
+    counts = lf.select(exprs).collect().row(0, named=True)
 
     def rows_of(i: int) -> list[int]:
         return lf.select(_rows(masks[i])).collect().item().to_list()
@@ -416,7 +403,6 @@ def prepare(
     outputs: Sequence[str] = (),
     score_role: Literal["score", "proba"] = "score",
     more_scores: Sequence[str] = (),
-    cells: Literal["no", "probe", "yes"] = "no",
 ) -> Prepared:
     """Check ``data`` for one evaluation and return it as a clean lazy frame.
 
@@ -433,11 +419,6 @@ def prepare(
     ``score_role`` names the score columns in messages, after the caller's argument.
     ``more_scores`` are further score columns of the same rows (paired comparisons), checked
     as ``score`` is, under the roles ``score_b``, ``score_c``...
-    ``cells`` (a caller that reads (by, score) counts): on an eager frame of one score, no
-    weight and no drops, when a probe finds that (by, score) rows repeat ("yes": always),
-    the distinct rows of (by, columns read) with their count are computed once; the checks
-    count over them and the caller reads them instead of the rows (``Prepared.cells``,
-    ``Prepared.plan``).
     """
     data = as_polars(data)
     _options.mode("missing", missing)
@@ -479,24 +460,12 @@ def prepare(
     class_list: list[Any] | None = None
     n_excluded: pl.DataFrame | None = None
     n_rows: int | None = None
-    table: pl.LazyFrame | None = None
-    chosen: Literal["group", "sort"] | None = None
     if eager:
         elsewhere = ROWS_ELSEWHERE.get()
         if elsewhere is not None:  # lf reduces rows another engine holds: it counts them
             class_list, n_rows, n_excluded = elsewhere.scan(p, lf, cast, classes, by_cols)
         else:
-            fits = cells != "no" and isinstance(data, pl.DataFrame) and isinstance(score, str)
-            if fits and weight is None and not dropping and not more_scores:
-                assert isinstance(score, str)
-                chosen = "group"
-                if cells == "probe" and not repeats(lf, by_cols, score, data.height):
-                    chosen = "sort"
-            if chosen == "group":
-                read = list(dict.fromkeys([*by_cols, *roles.values()]))
-                counted = pl.len().cast(pl.Int64).alias(CELL_N)
-                table = lf.group_by(read).agg(counted).collect().lazy()
-            class_list, n_rows = _scan(lf, schema, p, cast, classes, table)
+            class_list, n_rows = _scan(lf, schema, p, cast, classes)
         drop = pl.lit(False)
         if missing == "drop":
             drop = drop | null
@@ -512,12 +481,9 @@ def prepare(
         bad = _meaningless(p, schema)
     if cast is not None:
         lf = lf.with_columns(pl.col(p.label_cols).cast(cast))
-        if table is not None:
-            table = table.with_columns(pl.col(p.label_cols).cast(cast))
     return Prepared(
-        lf, by_cols, eager, class_list, n_excluded, roles, n_rows, None if eager else bad,
-        cells=table, plan=chosen,
-    )  # fmt: skip
+        lf, by_cols, eager, class_list, n_excluded, roles, n_rows, None if eager else bad
+    )
 
 
 def _meaningless(p: Plan, schema: pl.Schema) -> pl.Expr | None:
