@@ -333,28 +333,39 @@ def _scan(
     The pass only counts; the example rows of a failed check come from a second query.
     """
     null, bad = _masks(p, schema)
-    keep = _keep(p, null, bad)
+    keep: pl.Expr | None = _keep(p, null, bad)
+    if p.missing == "raise" and p.nonfinite == "raise":
+        # nothing is dropped: a null or a non-finite score raises before any later check
+        # counts, so the later checks read every row (no filtered copy of a column)
+        keep = None
 
-    def scope(check: Check) -> pl.Expr:
+    def scope(check: Check) -> pl.Expr | None:
         if check.after_drop:
             return keep
-        return pl.lit(True) if check.test == "null" else ~null
+        return None if check.test == "null" or keep is None else ~null
 
-    masks = [_test(c, schema[c.column]) & scope(c) for c in p.checks]
+    def kept(e: pl.Expr) -> pl.Expr:
+        return e if keep is None else e.filter(keep)
+
+    def within(test: pl.Expr, rows: pl.Expr | None) -> pl.Expr:
+        return test if rows is None else test & rows
+
+    masks = [within(_test(c, schema[c.column]), scope(c)) for c in p.checks]
     exprs = [m.fill_null(False).sum().cast(pl.Int64).alias(f"n{i}") for i, m in enumerate(masks)]
     for i, check in enumerate(p.checks):
         if check.test == "outside01":
-            kept = pl.col(check.column).filter(keep)  # min and max leave NaN out
-            exprs += [kept.min().alias(f"lo{i}"), kept.max().alias(f"hi{i}")]
+            values = kept(pl.col(check.column))  # min and max leave NaN out
+            exprs += [values.min().alias(f"lo{i}"), values.max().alias(f"hi{i}")]
     if classes:
         for j, c in enumerate(p.label_cols):
-            exprs.append(pl.col(c).filter(keep).unique().implode().alias(f"c{j}"))
-    exprs += [pl.len().alias("n_rows"), keep.sum().alias("n_kept")]
+            exprs.append(kept(pl.col(c)).unique().implode().alias(f"c{j}"))
+    n_kept = pl.len() if keep is None else keep.sum()
+    exprs += [pl.len().alias("n_rows"), n_kept.alias("n_kept")]
     if p.weight is not None:  # ungrouped all-0 weights raise; a group of them is null
-        exprs.append(pl.col(p.weight).cast(pl.Float64).filter(keep).sum().alias("w_kept"))
+        exprs.append(kept(pl.col(p.weight).cast(pl.Float64)).sum().alias("w_kept"))
     y = p.label_cols[0]
     if p.pos_label is not NOT_GIVEN:
-        kept_y = pl.col(y).filter(keep)
+        kept_y = kept(pl.col(y))
         exprs.append((kept_y == p.pos_label).any().alias("has_pos"))
         exprs.append((kept_y.min() != kept_y.max()).alias("y_varies"))
     counts = lf.select(exprs).collect().row(0, named=True)
@@ -363,7 +374,7 @@ def _scan(
         return lf.select(_rows(masks[i])).collect().item().to_list()
 
     def present() -> list[Any]:
-        return lf.select(pl.col(y).filter(keep).unique().sort()).collect().to_series().to_list()
+        return lf.select(kept(pl.col(y)).unique().sort()).collect().to_series().to_list()
 
     raise_for(p, counts, rows_of, present)
     if not classes:
