@@ -5,7 +5,7 @@
 -- Label macros start from _clf_label_counts: one GROUP BY (group, actual, predicted) and the
 -- one-vs-rest sums per class derived from that small relation. Score macros start from
 -- _clf_score_counts (curves: one row per group and distinct score, running sums from the
--- highest score down) or _clf_score_cum (areas), each with two plans picked by
+-- highest score down) or _clf_score_sums (areas), each with two plans picked by
 -- _clf_score_plan; tied scores always form one threshold.
 
 -- Binary counts for the aggregate macros: class pos_label against the rest (labels compared
@@ -215,6 +215,16 @@ CREATE OR REPLACE MACRO _clf_score_plan(tbl, y, score, group_cols, weight_col, p
 SELECT approx_count_distinct(__clf_s) * 2 > count(*) AS by_row
 FROM (FROM _clf_score_rows(tbl, y, score, group_cols, weight_col, pos_label) LIMIT 65536);
 
+-- One row per window partition of the row plan (none under the GROUP BY plan): __clf_part and
+-- its group key __clf_key. The row-level windows carry __clf_part only and join the key back
+-- onto their results.
+CREATE OR REPLACE MACRO _clf_score_keys(tbl, y, score, group_cols, weight_col, pos_label) AS TABLE
+SELECT __clf_part, any_value(__clf_key) AS __clf_key
+FROM _clf_score_rows(tbl, y, score, group_cols, weight_col, pos_label),
+    _clf_score_plan(tbl, y, score, group_cols, weight_col, pos_label) AS plan
+WHERE plan.by_row
+GROUP BY __clf_part;
+
 -- The checks of the row plan over every row: TRUE, or an error naming the column when a score
 -- is NaN or infinite or a weight NaN, infinite or negative (the weight counts are dropped
 -- without a weight column). The GROUP BY plan checks its distinct scores instead, at no extra
@@ -270,18 +280,23 @@ SELECT g.__clf_key, g.threshold, g.pos, g.neg, g.n_rows, g.n_live
 FROM g, checked
 WHERE checked.ok;
 
--- Running sums for the Mann-Whitney area and average precision, over every row (zero weights
--- included), weights divided by the largest weight: one row per unit, where a unit is a distinct score of the group (GROUP BY plan)
--- or a row (row plan), with its positive and negative weight (pos, neg) and the weight at or
--- above its score (tp, fp; tied rows count in full, whichever plan). With skip_rows the row
--- plan gives no rows (the caller has a cheaper formula for that case).
-CREATE OR REPLACE MACRO _clf_score_cum(tbl, y, score, group_cols, weight_col, pos_label, skip_rows) AS TABLE
+-- Per group (__clf_key), the sums the areas read: n_pos and n_neg (the positive and negative
+-- weight), neg_tp = sum(neg * tp), pos_fp = sum(pos * fp) (Mann-Whitney) and
+-- pos_prec = sum(pos * tp / (tp + fp)) (average precision), over units that are the distinct
+-- scores of a group (GROUP BY plan) or its rows (row plan), each with its positive and negative
+-- weight (pos, neg) and the weight at or above its score (tp, fp; tied rows count in full,
+-- whichever plan). Every row counts (zero weights too); weights are divided by the largest
+-- weight (the areas are ratios, so the scale cancels, and products of huge weights stay
+-- finite); without a weight column the rows keep BIGINT 1. With skip_rows the row plan gives
+-- no rows (the caller has a cheaper formula for that case). DuckDB computes only the sums its
+-- caller reads. The row plan's window carries __clf_part, not the struct key, and without group
+-- columns no PARTITION BY (one partition sorts on one thread; the other branch's filter is a
+-- constant, dropped when the call is bound); the key is joined back on the sums.
+CREATE OR REPLACE MACRO _clf_score_sums(tbl, y, score, group_cols, weight_col, pos_label, skip_rows) AS TABLE
 WITH args AS MATERIALIZED (FROM _clf_score_args(tbl, y, score, pos_label, 'score')),
 plan AS MATERIALIZED (FROM _clf_score_plan(tbl, y, score, group_cols, weight_col, pos_label)),
--- Weights are divided by the largest one (the areas are ratios, so the scale cancels) and
--- products of huge weights stay finite; without a weight column the rows keep BIGINT 1.
-by_row AS (
-    SELECT __clf_key, __clf_part, __clf_s,
+row_units AS (
+    SELECT __clf_part, __clf_s,
         COLUMNS(_clf_typed(weight_col, '__clf_pw')) AS pos,
         COLUMNS(_clf_typed(weight_col, '__clf_nw')) AS neg
     FROM (
@@ -291,9 +306,23 @@ by_row AS (
             CASE WHEN __clf_pos THEN __clf_w / c.w_scale ELSE 0.0 END AS __clf_pw__d,
             CASE WHEN __clf_pos THEN 0.0 ELSE __clf_w / c.w_scale END AS __clf_nw__d
         FROM _clf_score_rows(tbl, y, score, group_cols, weight_col, pos_label) AS r, plan,
-            _clf_score_row_check(tbl, y, score, group_cols, weight_col, pos_label) AS c
-        WHERE plan.by_row AND c.ok AND NOT skip_rows
+            _clf_score_row_check(tbl, y, score, group_cols, weight_col, pos_label) AS c, args
+        WHERE plan.by_row AND c.ok AND args.ok AND NOT skip_rows
     )
+),
+by_row AS (
+    SELECT __clf_part, pos, neg, sum(pos) OVER w_row AS tp, sum(neg) OVER w_row AS fp
+    FROM row_units
+    WHERE len(group_cols) > 0
+    WINDOW w_row AS (
+        PARTITION BY __clf_part ORDER BY __clf_s DESC
+        RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    )
+    UNION ALL
+    SELECT __clf_part, pos, neg, sum(pos) OVER w_row_all, sum(neg) OVER w_row_all
+    FROM row_units
+    WHERE len(group_cols) = 0
+    WINDOW w_row_all AS (ORDER BY __clf_s DESC RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
 ),
 by_score AS (
     SELECT __clf_key, threshold,
@@ -303,30 +332,45 @@ by_score AS (
         SELECT *, coalesce(nullif(max(greatest(pos, neg)) OVER (), 0), 1.0) AS scale
         FROM _clf_score_groups(tbl, y, score, group_cols, weight_col, pos_label)
     )
+),
+score_units AS (
+    SELECT __clf_key, pos, neg,
+        sum(pos) OVER w_score AS tp,
+        sum(neg) OVER w_score AS fp
+    FROM by_score, args
+    WHERE args.ok
+    WINDOW w_score AS (
+        PARTITION BY __clf_key ORDER BY threshold DESC
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    )
+),
+row_sums AS (
+    SELECT __clf_part,
+        sum(pos) AS n_pos,
+        sum(neg) AS n_neg,
+        sum(neg * tp) AS neg_tp,
+        sum(pos * fp) AS pos_fp,
+        sum(pos * _clf_div(tp, tp + fp, 0.0)) AS pos_prec
+    FROM (
+        SELECT __clf_part, CAST(pos AS DOUBLE) AS pos, CAST(neg AS DOUBLE) AS neg,
+            CAST(tp AS DOUBLE) AS tp, CAST(fp AS DOUBLE) AS fp
+        FROM by_row
+    )
+    GROUP BY __clf_part
 )
 SELECT __clf_key,
-    CAST(pos AS DOUBLE) AS pos,
-    CAST(neg AS DOUBLE) AS neg,
-    CAST(sum(pos) OVER w_score AS DOUBLE) AS tp,
-    CAST(sum(neg) OVER w_score AS DOUBLE) AS fp
-FROM by_score, args
-WHERE args.ok
-WINDOW w_score AS (
-    PARTITION BY __clf_key ORDER BY threshold DESC
-    ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-)
+    sum(pos) AS n_pos,
+    sum(neg) AS n_neg,
+    sum(neg * tp) AS neg_tp,
+    sum(pos * fp) AS pos_fp,
+    sum(pos * _clf_div(tp, tp + fp, 0.0)) AS pos_prec
+FROM score_units
+GROUP BY __clf_key
 UNION ALL
-SELECT __clf_key,
-    CAST(pos AS DOUBLE),
-    CAST(neg AS DOUBLE),
-    CAST(sum(pos) OVER w_row AS DOUBLE),
-    CAST(sum(neg) OVER w_row AS DOUBLE)
-FROM by_row, args
-WHERE args.ok
-WINDOW w_row AS (
-    PARTITION BY __clf_part ORDER BY __clf_s DESC
-    RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-);
+SELECT k.__clf_key, s.n_pos, s.n_neg, s.neg_tp, s.pos_fp, s.pos_prec
+FROM row_sums AS s
+JOIN _clf_score_keys(tbl, y, score, group_cols, weight_col, pos_label) AS k
+    ON s.__clf_part IS NOT DISTINCT FROM k.__clf_part;
 
 -- Counts at every threshold t (a distinct score with nonzero weight; the rule is score >= t):
 -- tp and fp are running sums from the highest score down, prev_* and next_* their values at

@@ -4,7 +4,7 @@
 --
 -- Every macro here reads _clf_score_counts (one row per group and distinct score, with running
 -- sums from the highest score down and their neighbours, so no macro needs a second window)
--- or _clf_score_cum (10_counts.sql). y is compared with
+-- or _clf_score_sums (10_counts.sql). y is compared with
 -- pos_label (class pos_label against the rest); score is any finite number (NaN and infinite
 -- scores raise); rows with a NULL in y, score or the weight are left out, and rows of zero
 -- weight do not create thresholds (scikit-learn's _binary_clf_curve). The curves sort their
@@ -224,23 +224,57 @@ CREATE OR REPLACE MACRO clf_auroc(
 -- Mann-Whitney: each negative earns the positives scored above it plus half of its ties. With
 -- A = sum(neg * tp) and B = sum(pos * fp) (tp, fp: weight at or above the score, ties in
 -- full), A - B = above - below over the positive-negative pairs, so the area is
--- (P N + A - B) / 2 / (P N) with either plan of _clf_score_cum (rows or distinct scores).
+-- (P N + A - B) / 2 / (P N) with either plan of _clf_score_sums (rows or distinct scores).
 WITH args AS MATERIALIZED (FROM _clf_score_args(tbl, y, score, pos_label, 'score')),
 plan AS MATERIALIZED (FROM _clf_score_plan(tbl, y, score, group_cols, weight_col, pos_label)),
 -- max_fpr (checked, a constant): the partial area when it is given and below 1
 opts AS (SELECT _clf_checked_max_fpr(max_fpr) < 1 AS __clf_partial),
 -- Without a weight column and with mostly distinct scores, the rank form costs half as much
--- (rank() and a frame count need no running sums): (sum of the positives' mid-ranks
--- - P (P + 1) / 2) / (P N), where twice a row's mid-rank is its first plus its last position
--- among its tied scores.
-ranked AS (
-    SELECT __clf_key, __clf_pos,
-        rank() OVER w_rank + count(*) OVER (w_rank RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
-            AS __clf_r2
+-- (one sort and no running sums): (sum of the positives' mid-ranks - P (P + 1) / 2) / (P N).
+-- A row's position (row_number) is its rank when no other row has its score; a run of tied
+-- scores (lag and lead in the same window find them) takes the mid-rank of the run,
+-- (first + last position) / 2, in a GROUP BY where the untied rows form one unit. The window
+-- carries __clf_part, not the struct key (a third cheaper), and without group columns no
+-- PARTITION BY (one partition sorts on one thread); the other branch's filter is a constant,
+-- so DuckDB drops it when it binds the call.
+ranked_rows AS (
+    SELECT __clf_part, __clf_pos, __clf_s
     FROM _clf_score_rows(tbl, y, score, group_cols, weight_col, pos_label), plan,
         _clf_score_row_check(tbl, y, score, group_cols, weight_col, pos_label) AS c, args, opts
     WHERE plan.by_row AND c.ok AND args.ok AND weight_col IS NULL AND NOT __clf_partial
+),
+ranked AS (
+    SELECT __clf_part, __clf_pos, __clf_s, row_number() OVER w_rank AS __clf_rn,
+        coalesce(__clf_s = lag(__clf_s) OVER w_rank OR __clf_s = lead(__clf_s) OVER w_rank, false)
+            AS __clf_tied
+    FROM ranked_rows
+    WHERE len(group_cols) > 0
     WINDOW w_rank AS (PARTITION BY __clf_part ORDER BY __clf_s)
+    UNION ALL
+    SELECT __clf_part, __clf_pos, __clf_s, row_number() OVER w_rank_all,
+        coalesce(__clf_s = lag(__clf_s) OVER w_rank_all OR __clf_s = lead(__clf_s) OVER w_rank_all, false)
+    FROM ranked_rows
+    WHERE len(group_cols) = 0
+    WINDOW w_rank_all AS (ORDER BY __clf_s)
+),
+-- per unit (the untied rows of a partition, or one run of ties): its positives k, negatives m
+-- and twice the sum of its positives' mid-ranks
+ranked_units AS (
+    SELECT __clf_part,
+        count(*) FILTER (WHERE __clf_pos) AS k,
+        count(*) FILTER (WHERE NOT __clf_pos) AS m,
+        CASE
+            WHEN __clf_run IS NULL THEN 2 * sum(__clf_rn) FILTER (WHERE __clf_pos)
+            ELSE count(*) FILTER (WHERE __clf_pos) * (CAST(min(__clf_rn) AS HUGEINT) + max(__clf_rn))
+        END AS r2
+    FROM (SELECT *, CASE WHEN __clf_tied THEN __clf_s END AS __clf_run FROM ranked)
+    GROUP BY __clf_part, __clf_run
+),
+ranked_areas AS (
+    SELECT __clf_part,
+        _clf_div(sum(r2) / 2 - sum(k) * (sum(k) + 1) / 2, sum(k) * sum(m), NULL) AS auroc
+    FROM ranked_units
+    GROUP BY __clf_part
 ),
 -- The partial area (McClish) from the thresholds of _clf_score_counts (zero-weight rows make
 -- none): each trapezoid up to max_fpr counts in full, the one that crosses it up to max_fpr,
@@ -261,25 +295,18 @@ partial AS (
     GROUP BY __clf_key
 ),
 areas AS (
-    SELECT __clf_key,
-        _clf_div((sum(pos) * sum(neg) + sum(neg * tp) - sum(pos * fp)) / 2, sum(pos) * sum(neg), NULL)
-            AS auroc
-    FROM _clf_score_cum(tbl, y, score, group_cols, weight_col, pos_label, weight_col IS NULL), opts
+    SELECT __clf_key, _clf_div((n_pos * n_neg + neg_tp - pos_fp) / 2, n_pos * n_neg, NULL) AS auroc
+    FROM _clf_score_sums(tbl, y, score, group_cols, weight_col, pos_label, weight_col IS NULL), opts
     WHERE NOT __clf_partial
-    GROUP BY __clf_key
     UNION ALL
     SELECT __clf_key, _clf_partial_auroc(sum(seg), max(n_pos), max(n_neg), max_fpr)
     FROM partial
     GROUP BY __clf_key
     UNION ALL
-    SELECT __clf_key,
-        _clf_div(
-            sum(__clf_r2) FILTER (WHERE __clf_pos) / 2
-                - count(*) FILTER (WHERE __clf_pos) * (count(*) FILTER (WHERE __clf_pos) + 1) / 2,
-            count(*) FILTER (WHERE __clf_pos) * count(*) FILTER (WHERE NOT __clf_pos),
-            NULL)
-    FROM ranked
-    GROUP BY ALL
+    SELECT k.__clf_key, a.auroc
+    FROM ranked_areas AS a
+    JOIN _clf_score_keys(tbl, y, score, group_cols, weight_col, pos_label) AS k
+        ON a.__clf_part IS NOT DISTINCT FROM k.__clf_part
 )
 SELECT * EXCLUDE (__clf_nogroup, __clf_key)
 FROM (SELECT unnest(__clf_key), __clf_key, auroc FROM areas)
@@ -295,11 +322,9 @@ CREATE OR REPLACE MACRO clf_average_precision(
 -- recall increase at a threshold is the positive weight at that score over the group's total
 WITH steps AS (
     SELECT __clf_key,
-        CASE WHEN sum(pos) = 0 THEN NULL ELSE greatest(0.0,
-            _clf_div(sum(pos * _clf_div(tp, tp + fp, 0.0)), sum(pos), NULL)) END
+        CASE WHEN n_pos = 0 THEN NULL ELSE greatest(0.0, _clf_div(pos_prec, n_pos, NULL)) END
             AS average_precision
-    FROM _clf_score_cum(tbl, y, score, group_cols, weight_col, pos_label, false)
-    GROUP BY ALL
+    FROM _clf_score_sums(tbl, y, score, group_cols, weight_col, pos_label, false)
 )
 SELECT * EXCLUDE (__clf_nogroup, __clf_key)
 FROM (SELECT unnest(__clf_key), __clf_key, CAST(average_precision AS DOUBLE) AS average_precision FROM steps)
