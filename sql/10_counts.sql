@@ -390,9 +390,7 @@ by_score AS (
         sum(pos) OVER (w_score ROWS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING) AS next_tp,
         sum(neg) OVER (w_score ROWS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING) AS next_fp,
         row_number() OVER w_score AS __clf_i,
-        lead(threshold) OVER w_score IS NULL AS __clf_last,
-        sum(pos) OVER (PARTITION BY __clf_key) AS n_pos,
-        sum(neg) OVER (PARTITION BY __clf_key) AS n_neg
+        lead(threshold) OVER w_score IS NULL AS __clf_last
     FROM _clf_score_groups(tbl, y, score, group_cols, weight_col, pos_label)
     WHERE n_live > 0
     WINDOW w_score AS (PARTITION BY __clf_key ORDER BY threshold DESC)
@@ -406,9 +404,7 @@ by_row AS (
         sum(pos) OVER (w_row GROUPS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING) AS next_tp,
         sum(neg) OVER (w_row GROUPS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING) AS next_fp,
         dense_rank() OVER w_row AS __clf_i,
-        lead(threshold) OVER w_row AS __clf_next_s,
-        sum(pos) OVER (PARTITION BY __clf_part) AS n_pos,
-        sum(neg) OVER (PARTITION BY __clf_part) AS n_neg
+        lead(threshold) OVER w_row AS __clf_next_s
     FROM (
         SELECT __clf_key, __clf_part, __clf_s AS threshold,
             CASE WHEN __clf_pos THEN __clf_w ELSE 0 END AS pos,
@@ -427,19 +423,21 @@ SELECT __clf_key, threshold,
     CAST(next_tp AS DOUBLE) AS next_tp,
     CAST(next_fp AS DOUBLE) AS next_fp,
     __clf_i, __clf_last,
-    CAST(n_pos AS DOUBLE) AS n_pos,
-    CAST(n_neg AS DOUBLE) AS n_neg
+    -- the totals are the running sums at the last threshold, bit for bit (a separate sum of a
+    -- weight column adds in another order: fn and tn came out as +-1e-10 there, not 0)
+    CAST(arg_max(tp, __clf_i) OVER (PARTITION BY __clf_key) AS DOUBLE) AS n_pos,
+    CAST(arg_max(fp, __clf_i) OVER (PARTITION BY __clf_key) AS DOUBLE) AS n_neg
 FROM (
     SELECT __clf_key, threshold, tp, fp, prev_tp, prev_fp,
         CASE WHEN __clf_last THEN NULL ELSE next_tp END AS next_tp,
         CASE WHEN __clf_last THEN NULL ELSE next_fp END AS next_fp,
-        __clf_i, __clf_last, n_pos, n_neg
+        __clf_i, __clf_last
     FROM by_score
     UNION ALL
     SELECT __clf_key, threshold, tp, fp, prev_tp, prev_fp,
         CASE WHEN __clf_next_s IS NULL THEN NULL ELSE next_tp END,
         CASE WHEN __clf_next_s IS NULL THEN NULL ELSE next_fp END,
-        __clf_i, __clf_next_s IS NULL, n_pos, n_neg
+        __clf_i, __clf_next_s IS NULL
     FROM by_row
     -- the last row of its run of tied scores (the runs' rows carry the same sums)
     WHERE __clf_next_s IS DISTINCT FROM threshold

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from sklearn import metrics as skm
 from sklearn.calibration import calibration_curve
 
+import clfeval as ce
 from clfeval import InputError, sql
 
 BY = ["g1", "g2"]
@@ -215,6 +216,27 @@ def test_both_score_plans_and_every_partition_shape_match_sklearn(con, by, score
         assert_points(got["pr"], {"precision": precision, "recall": recall})
         fpr, fnr, thr = sk(skm.det_curve, y, sc, sample_weight=w)
         assert_points(got["det"], {"threshold": thr, "fpr": fpr, "fnr": fnr})
+
+
+@pytest.mark.parametrize("scores", ["grid", "distinct"])
+def test_fractional_weights_end_every_count_exactly(con, scores):
+    """A group's totals are its running sums at the last threshold, bit for bit: with
+    fractional weights, fn and tn end at exactly 0 (npv at zero_division), tpr and fpr at
+    exactly 1, on either plan, as in Polars and scikit-learn (a separately added total left
+    +-1e-10 there, and npv 0.64 instead of 0)."""
+    rng = np.random.default_rng(3)
+    n = 20_000
+    s = rng.random(n) if scores == "distinct" else rng.integers(0, 50, n) / 49
+    df = pl.DataFrame({"y": rng.integers(0, 2, n), "s": s, "w": rng.random(n) * 3})
+    last = sql.thresholds(df, "y", "s", weight="w", con=con).tail(1)
+    assert last.select("fn", "tn", "npv").row(0) == (0.0, 0.0, 0.0)
+    polars_last = ce.thresholds(df, "y", "s", weight="w").tail(1)
+    assert polars_last.select("fn", "tn", "npv").row(0) == (0.0, 0.0, 0.0)
+    roc = sql.roc_curve(df, "y", "s", weight="w", con=con).tail(1)
+    assert roc.select("fpr", "tpr").row(0) == (1.0, 1.0)
+    det = [sql.det_curve(df, "y", "s", weight="w", con=con) for _ in range(3)]
+    assert det[0].equals(det[1])
+    assert det[0].equals(det[2])
 
 
 @settings(SETTINGS, max_examples=30)
