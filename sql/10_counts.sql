@@ -280,6 +280,16 @@ SELECT g.__clf_key, g.threshold, g.pos, g.neg, g.n_rows, g.n_live
 FROM g, checked
 WHERE checked.ok;
 
+-- The five sums of _clf_score_sums (below) over one group's units, as one struct: an aggregate,
+-- written once for both plans.
+CREATE OR REPLACE MACRO _clf_area_sums(pos, neg, tp, fp) AS {
+    'n_pos': sum(pos),
+    'n_neg': sum(neg),
+    'neg_tp': sum(neg * tp),
+    'pos_fp': sum(pos * fp),
+    'pos_prec': sum(pos * _clf_div(tp, tp + fp, 0.0))
+};
+
 -- Per group (__clf_key), the sums the areas read: n_pos and n_neg (the positive and negative
 -- weight), neg_tp = sum(neg * tp), pos_fp = sum(pos * fp) (Mann-Whitney) and
 -- pos_prec = sum(pos * tp / (tp + fp)) (average precision), over units that are the distinct
@@ -345,12 +355,7 @@ score_units AS (
     )
 ),
 row_sums AS (
-    SELECT __clf_part,
-        sum(pos) AS n_pos,
-        sum(neg) AS n_neg,
-        sum(neg * tp) AS neg_tp,
-        sum(pos * fp) AS pos_fp,
-        sum(pos * _clf_div(tp, tp + fp, 0.0)) AS pos_prec
+    SELECT __clf_part, _clf_area_sums(pos, neg, tp, fp) AS s
     FROM (
         SELECT __clf_part, CAST(pos AS DOUBLE) AS pos, CAST(neg AS DOUBLE) AS neg,
             CAST(tp AS DOUBLE) AS tp, CAST(fp AS DOUBLE) AS fp
@@ -358,19 +363,15 @@ row_sums AS (
     )
     GROUP BY __clf_part
 )
-SELECT __clf_key,
-    sum(pos) AS n_pos,
-    sum(neg) AS n_neg,
-    sum(neg * tp) AS neg_tp,
-    sum(pos * fp) AS pos_fp,
-    sum(pos * _clf_div(tp, tp + fp, 0.0)) AS pos_prec
-FROM score_units
-GROUP BY __clf_key
-UNION ALL
-SELECT k.__clf_key, s.n_pos, s.n_neg, s.neg_tp, s.pos_fp, s.pos_prec
-FROM row_sums AS s
-JOIN _clf_score_keys(tbl, y, score, group_cols, weight_col, pos_label) AS k
-    ON s.__clf_part IS NOT DISTINCT FROM k.__clf_part;
+SELECT __clf_key, unnest(s)
+FROM (
+    SELECT __clf_key, _clf_area_sums(pos, neg, tp, fp) AS s FROM score_units GROUP BY __clf_key
+    UNION ALL
+    SELECT k.__clf_key, r.s
+    FROM row_sums AS r
+    JOIN _clf_score_keys(tbl, y, score, group_cols, weight_col, pos_label) AS k
+        ON r.__clf_part IS NOT DISTINCT FROM k.__clf_part
+);
 
 -- Counts at every threshold t (a distinct score with nonzero weight; the rule is score >= t):
 -- tp and fp are running sums from the highest score down, prev_* and next_* their values at
