@@ -378,43 +378,71 @@ FROM (
 -- the neighbouring thresholds (NULL at the ends, as lag and lead), n_pos and n_neg the group's
 -- totals (scikit-learn's tps[-1] and fps[-1]); __clf_i numbers the thresholds from 1 (highest),
 -- __clf_last marks the lowest. Rows of zero weight are left out, as scikit-learn. The row plan
--- keeps the last row of each run of tied scores; its GROUPS frames step over whole runs.
+-- sums over rows, keeps the last row of each run of tied scores (its running sums count the
+-- whole run), then takes the neighbours over those runs. The totals are the running sums at
+-- the last threshold, copied, not summed again (a second sum adds in another order: fn and tn
+-- came out as +-1e-10 there, not 0).
 CREATE OR REPLACE MACRO _clf_score_counts(tbl, y, score, group_cols, weight_col, pos_label) AS TABLE
 WITH args AS MATERIALIZED (FROM _clf_score_args(tbl, y, score, pos_label, 'score')),
 plan AS MATERIALIZED (FROM _clf_score_plan(tbl, y, score, group_cols, weight_col, pos_label)),
 by_score AS (
-    SELECT __clf_key, threshold,
-        sum(pos) OVER (w_score ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS tp,
-        sum(neg) OVER (w_score ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS fp,
-        sum(pos) OVER (w_score ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_tp,
-        sum(neg) OVER (w_score ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_fp,
-        sum(pos) OVER (w_score ROWS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING) AS next_tp,
-        sum(neg) OVER (w_score ROWS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING) AS next_fp,
-        row_number() OVER w_score AS __clf_i,
-        lead(threshold) OVER w_score IS NULL AS __clf_last
-    FROM _clf_score_groups(tbl, y, score, group_cols, weight_col, pos_label)
-    WHERE n_live > 0
-    WINDOW w_score AS (PARTITION BY __clf_key ORDER BY threshold DESC)
+    SELECT __clf_key, threshold, tp, fp,
+        lag(tp) OVER w_step AS prev_tp,
+        lag(fp) OVER w_step AS prev_fp,
+        lead(tp) OVER w_step AS next_tp,
+        lead(fp) OVER w_step AS next_fp,
+        row_number() OVER w_step AS __clf_i,
+        last_value(tp) OVER w_all AS n_pos,
+        last_value(fp) OVER w_all AS n_neg
+    FROM (
+        SELECT __clf_key, threshold,
+            sum(pos) OVER w_score AS tp,
+            sum(neg) OVER w_score AS fp
+        FROM _clf_score_groups(tbl, y, score, group_cols, weight_col, pos_label)
+        WHERE n_live > 0
+        WINDOW w_score AS (
+            PARTITION BY __clf_key ORDER BY threshold DESC
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        )
+    )
+    WINDOW w_step AS (PARTITION BY __clf_key ORDER BY threshold DESC),
+        w_all AS (w_step ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
+),
+row_runs AS (
+    SELECT __clf_key, __clf_part, threshold, tp, fp
+    FROM (
+        SELECT __clf_key, __clf_part, threshold,
+            sum(pos) OVER w_row AS tp,
+            sum(neg) OVER w_row AS fp,
+            lead(threshold) OVER w_row AS __clf_next_s
+        FROM (
+            SELECT __clf_key, __clf_part, __clf_s AS threshold,
+                CASE WHEN __clf_pos THEN __clf_w ELSE 0 END AS pos,
+                CASE WHEN __clf_pos THEN 0 ELSE __clf_w END AS neg
+            FROM _clf_score_rows(tbl, y, score, group_cols, weight_col, pos_label), plan,
+                _clf_score_row_check(tbl, y, score, group_cols, weight_col, pos_label) AS c
+            WHERE plan.by_row AND c.ok AND __clf_w <> 0
+        )
+        WINDOW w_row AS (
+            PARTITION BY __clf_part ORDER BY threshold DESC
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        )
+    )
+    -- the last row of its run of tied scores
+    WHERE __clf_next_s IS DISTINCT FROM threshold
 ),
 by_row AS (
-    SELECT __clf_key, threshold,
-        sum(pos) OVER (w_row GROUPS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS tp,
-        sum(neg) OVER (w_row GROUPS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS fp,
-        sum(pos) OVER (w_row GROUPS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_tp,
-        sum(neg) OVER (w_row GROUPS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_fp,
-        sum(pos) OVER (w_row GROUPS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING) AS next_tp,
-        sum(neg) OVER (w_row GROUPS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING) AS next_fp,
-        dense_rank() OVER w_row AS __clf_i,
-        lead(threshold) OVER w_row AS __clf_next_s
-    FROM (
-        SELECT __clf_key, __clf_part, __clf_s AS threshold,
-            CASE WHEN __clf_pos THEN __clf_w ELSE 0 END AS pos,
-            CASE WHEN __clf_pos THEN 0 ELSE __clf_w END AS neg
-        FROM _clf_score_rows(tbl, y, score, group_cols, weight_col, pos_label), plan,
-            _clf_score_row_check(tbl, y, score, group_cols, weight_col, pos_label) AS c
-        WHERE plan.by_row AND c.ok AND __clf_w <> 0
-    )
-    WINDOW w_row AS (PARTITION BY __clf_part ORDER BY threshold DESC)
+    SELECT __clf_key, threshold, tp, fp,
+        lag(tp) OVER w_run AS prev_tp,
+        lag(fp) OVER w_run AS prev_fp,
+        lead(tp) OVER w_run AS next_tp,
+        lead(fp) OVER w_run AS next_fp,
+        row_number() OVER w_run AS __clf_i,
+        last_value(tp) OVER w_all AS n_pos,
+        last_value(fp) OVER w_all AS n_neg
+    FROM row_runs
+    WINDOW w_run AS (PARTITION BY __clf_part ORDER BY threshold DESC),
+        w_all AS (w_run ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
 )
 SELECT __clf_key, threshold,
     CAST(tp AS DOUBLE) AS tp,
@@ -423,26 +451,10 @@ SELECT __clf_key, threshold,
     CAST(prev_fp AS DOUBLE) AS prev_fp,
     CAST(next_tp AS DOUBLE) AS next_tp,
     CAST(next_fp AS DOUBLE) AS next_fp,
-    __clf_i, __clf_last,
-    -- the totals are the running sums at the last threshold, bit for bit (a separate sum of a
-    -- weight column adds in another order: fn and tn came out as +-1e-10 there, not 0)
-    CAST(arg_max(tp, __clf_i) OVER (PARTITION BY __clf_key) AS DOUBLE) AS n_pos,
-    CAST(arg_max(fp, __clf_i) OVER (PARTITION BY __clf_key) AS DOUBLE) AS n_neg
-FROM (
-    SELECT __clf_key, threshold, tp, fp, prev_tp, prev_fp,
-        CASE WHEN __clf_last THEN NULL ELSE next_tp END AS next_tp,
-        CASE WHEN __clf_last THEN NULL ELSE next_fp END AS next_fp,
-        __clf_i, __clf_last
-    FROM by_score
-    UNION ALL
-    SELECT __clf_key, threshold, tp, fp, prev_tp, prev_fp,
-        CASE WHEN __clf_next_s IS NULL THEN NULL ELSE next_tp END,
-        CASE WHEN __clf_next_s IS NULL THEN NULL ELSE next_fp END,
-        __clf_i, __clf_next_s IS NULL
-    FROM by_row
-    -- the last row of its run of tied scores (the runs' rows carry the same sums)
-    WHERE __clf_next_s IS DISTINCT FROM threshold
-), args
+    __clf_i, next_tp IS NULL AS __clf_last,
+    CAST(n_pos AS DOUBLE) AS n_pos,
+    CAST(n_neg AS DOUBLE) AS n_neg
+FROM (FROM by_score UNION ALL FROM by_row), args
 WHERE args.ok;
 
 CREATE OR REPLACE MACRO clf_confusion(
