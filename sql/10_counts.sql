@@ -247,12 +247,12 @@ FROM _clf_score_rows(tbl, y, score, group_cols, weight_col, pos_label),
 WHERE plan.by_row;
 
 -- The GROUP BY plan (no rows under the row plan): one row per group and distinct score, with
--- positive and negative weight and the rows with a nonzero weight (n_live). Raises when a
--- score is NaN or infinite or a weight NaN, infinite or negative (counted per distinct score
--- in the same GROUP BY). Its windows are small, so they partition by __clf_key.
+-- positive and negative weight and the rows with a nonzero weight (n_live), and the group's
+-- __clf_part. Raises when a score is NaN or infinite or a weight NaN, infinite or negative
+-- (counted per distinct score in the same GROUP BY).
 CREATE OR REPLACE MACRO _clf_score_groups(tbl, y, score, group_cols, weight_col, pos_label) AS TABLE
 WITH g AS MATERIALIZED (
-    SELECT __clf_key, __clf_s AS threshold,
+    SELECT __clf_key, __clf_s AS threshold, any_value(__clf_part) AS __clf_part,
         sum(CASE WHEN __clf_pos THEN __clf_w ELSE 0 END) AS pos,
         sum(CASE WHEN __clf_pos THEN 0 ELSE __clf_w END) AS neg,
         count(*) AS n_rows,
@@ -276,7 +276,7 @@ checked AS (
             printf('column %s (role weight)', _clf_quoted(weight_col)))) AS ok
     FROM g
 )
-SELECT g.__clf_key, g.threshold, g.pos, g.neg, g.n_rows, g.n_live
+SELECT g.__clf_key, g.__clf_part, g.threshold, g.pos, g.neg, g.n_rows, g.n_live
 FROM g, checked
 WHERE checked.ok;
 
@@ -385,28 +385,16 @@ FROM (
 CREATE OR REPLACE MACRO _clf_score_counts(tbl, y, score, group_cols, weight_col, pos_label) AS TABLE
 WITH args AS MATERIALIZED (FROM _clf_score_args(tbl, y, score, pos_label, 'score')),
 plan AS MATERIALIZED (FROM _clf_score_plan(tbl, y, score, group_cols, weight_col, pos_label)),
-by_score AS (
-    SELECT __clf_key, threshold, tp, fp,
-        lag(tp) OVER w_step AS prev_tp,
-        lag(fp) OVER w_step AS prev_fp,
-        lead(tp) OVER w_step AS next_tp,
-        lead(fp) OVER w_step AS next_fp,
-        row_number() OVER w_step AS __clf_i,
-        last_value(tp) OVER w_all AS n_pos,
-        last_value(fp) OVER w_all AS n_neg
-    FROM (
-        SELECT __clf_key, threshold,
-            sum(pos) OVER w_score AS tp,
-            sum(neg) OVER w_score AS fp
-        FROM _clf_score_groups(tbl, y, score, group_cols, weight_col, pos_label)
-        WHERE n_live > 0
-        WINDOW w_score AS (
-            PARTITION BY __clf_key ORDER BY threshold DESC
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        )
+score_runs AS (
+    SELECT __clf_key, __clf_part, threshold,
+        sum(pos) OVER w_score AS tp,
+        sum(neg) OVER w_score AS fp
+    FROM _clf_score_groups(tbl, y, score, group_cols, weight_col, pos_label)
+    WHERE n_live > 0
+    WINDOW w_score AS (
+        PARTITION BY __clf_part ORDER BY threshold DESC
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
     )
-    WINDOW w_step AS (PARTITION BY __clf_key ORDER BY threshold DESC),
-        w_all AS (w_step ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
 ),
 row_runs AS (
     SELECT __clf_key, __clf_part, threshold, tp, fp
@@ -431,7 +419,7 @@ row_runs AS (
     -- the last row of its run of tied scores
     WHERE __clf_next_s IS DISTINCT FROM threshold
 ),
-by_row AS (
+steps AS (
     SELECT __clf_key, threshold, tp, fp,
         lag(tp) OVER w_run AS prev_tp,
         lag(fp) OVER w_run AS prev_fp,
@@ -440,7 +428,7 @@ by_row AS (
         row_number() OVER w_run AS __clf_i,
         last_value(tp) OVER w_all AS n_pos,
         last_value(fp) OVER w_all AS n_neg
-    FROM row_runs
+    FROM (FROM score_runs UNION ALL FROM row_runs)
     WINDOW w_run AS (PARTITION BY __clf_part ORDER BY threshold DESC),
         w_all AS (w_run ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
 )
@@ -454,7 +442,7 @@ SELECT __clf_key, threshold,
     __clf_i, next_tp IS NULL AS __clf_last,
     CAST(n_pos AS DOUBLE) AS n_pos,
     CAST(n_neg AS DOUBLE) AS n_neg
-FROM (FROM by_score UNION ALL FROM by_row), args
+FROM steps, args
 WHERE args.ok;
 
 CREATE OR REPLACE MACRO clf_confusion(
