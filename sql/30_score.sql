@@ -68,21 +68,20 @@ CREATE OR REPLACE MACRO clf_det_curve(
 ) AS TABLE
 WITH counts AS (FROM _clf_score_counts(tbl, y, score, group_cols, weight_col, pos_label)),
 -- the thresholds after a first point at +inf with tp = fp = 0
+-- (n_pos is the last running sum, so that tp = n_pos below is exact)
 extended AS (
-    SELECT __clf_key, __clf_i, __clf_last, threshold, tp, fp,
+    SELECT __clf_key, __clf_i, __clf_last, threshold, tp, fp, n_pos, n_neg,
         tp <> coalesce(prev_tp, 0.0) AS tp_moved_in,
         next_tp <> tp AS tp_moves_out
     FROM counts
     UNION ALL
-    SELECT __clf_key, 0, false, 'inf'::DOUBLE, 0.0::DOUBLE, 0.0::DOUBLE, NULL, tp <> 0.0
+    SELECT __clf_key, 0, false, 'inf'::DOUBLE, 0.0::DOUBLE, 0.0::DOUBLE, n_pos, n_neg, NULL,
+        tp <> 0.0
     FROM counts
     WHERE __clf_i = 1
 ),
--- n_pos and n_neg as the largest running sums, so that tp = n_pos below is exact
 kept AS (
-    SELECT *,
-        max(tp) OVER (PARTITION BY __clf_key) AS n_pos,
-        max(fp) OVER (PARTITION BY __clf_key) AS n_neg
+    SELECT *
     FROM extended
     WHERE NOT drop_intermediate OR __clf_i = 0 OR __clf_last OR tp_moved_in OR tp_moves_out
 ),

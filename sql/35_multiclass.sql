@@ -440,26 +440,30 @@ by_score AS (
     GROUP BY __clf_part, __clf_k, threshold
 ),
 running AS (
-    SELECT __clf_key, __clf_k, threshold,
-        sum(pos) OVER (w_score ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS tp,
-        sum(neg) OVER (w_score ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS fp,
-        sum(pos) OVER (w_score ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_tp,
-        sum(neg) OVER (w_score ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_fp,
-        sum(pos) OVER (w_score ROWS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING) AS next_tp,
-        sum(neg) OVER (w_score ROWS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING) AS next_fp,
-        row_number() OVER w_score AS __clf_i,
-        lead(threshold) OVER w_score IS NULL AS __clf_last,
-        sum(pos) OVER (PARTITION BY __clf_part, __clf_k) AS n_pos,
-        sum(neg) OVER (PARTITION BY __clf_part, __clf_k) AS n_neg
+    SELECT __clf_key, __clf_part, __clf_k, threshold,
+        sum(pos) OVER w_score AS tp,
+        sum(neg) OVER w_score AS fp
     FROM by_score
     WHERE n_live > 0
-    WINDOW w_score AS (PARTITION BY __clf_part, __clf_k ORDER BY threshold DESC)
+    WINDOW w_score AS (
+        PARTITION BY __clf_part, __clf_k ORDER BY threshold DESC
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    )
 )
-SELECT __clf_key, __clf_k, threshold, tp, fp, prev_tp, prev_fp,
-    CASE WHEN __clf_last THEN NULL ELSE next_tp END AS next_tp,
-    CASE WHEN __clf_last THEN NULL ELSE next_fp END AS next_fp,
-    __clf_i, __clf_last, n_pos, n_neg
-FROM running;
+-- the neighbours by lag and lead; the totals are the running sums at the last threshold,
+-- copied (a second sum adds in another order, and tpr, fpr then missed 1 by 1e-16)
+SELECT __clf_key, __clf_k, threshold, tp, fp,
+    lag(tp) OVER w_step AS prev_tp,
+    lag(fp) OVER w_step AS prev_fp,
+    lead(tp) OVER w_step AS next_tp,
+    lead(fp) OVER w_step AS next_fp,
+    row_number() OVER w_step AS __clf_i,
+    lead(tp) OVER w_step IS NULL AS __clf_last,
+    last_value(tp) OVER w_all AS n_pos,
+    last_value(fp) OVER w_all AS n_neg
+FROM running
+WINDOW w_step AS (PARTITION BY __clf_part, __clf_k ORDER BY threshold DESC),
+    w_all AS (w_step ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING);
 
 CREATE OR REPLACE MACRO clf_roc_curve_multiclass(
     tbl, y, scores, labels := NULL, group_cols := [], weight_col := NULL,

@@ -248,6 +248,25 @@ def test_per_class_roc_curve_equals_sklearn():
         np.testing.assert_allclose(part["tpr"], tpr, atol=TOL)
 
 
+def test_per_class_curves_end_exactly_at_one_with_fractional_weights():
+    """Each class's totals are its running sums at the last threshold, bit for bit: tpr,
+    fpr and recall end at exactly 1, as scikit-learn's tps / tps[-1] (a separately added
+    total missed 1 by 1e-16 in most curves)."""
+    rng = np.random.default_rng(0)
+    n = 5000
+    p = rng.dirichlet([1, 1, 1], n)
+    df = pl.DataFrame({"y": rng.integers(0, 3, n), "a": p[:, 0], "b": p[:, 1], "c": p[:, 2],
+                       "w": rng.random(n) * 3, "g": rng.integers(0, 4, n)})  # fmt: skip
+    for frame in (ce, ce.sql):
+        roc = frame.roc_curve(df, "y", ["a", "b", "c"], labels=[0, 1, 2], weight="w", by="g")
+        ends = roc.group_by("g", "label").agg(pl.col("fpr", "tpr").last())
+        assert ends.height == 12
+        assert (ends["fpr"] == 1.0).all()
+        assert (ends["tpr"] == 1.0).all()
+        pr = frame.pr_curve(df, "y", ["a", "b", "c"], labels=[0, 1, 2], weight="w", by="g")
+        assert (pr.group_by("g", "label").agg(pl.col("recall").first())["recall"] == 1.0).all()
+
+
 # --- top-k, ECE, lift ---------------------------------------------------------------------
 
 
