@@ -54,18 +54,36 @@ CREATE OR REPLACE MACRO clf_brier(y, p, pos_label := 1, weight := NULL) AS
 COMMENT ON MACRO clf_brier IS
 'Brier score: the weighted mean of (outcome - p)^2, outcome 1 for pos_label and 0 otherwise (scikit-learn brier_score_loss for binary data). Aggregate macro: clf_brier(y, p, pos_label := 1, weight := NULL). NULL when no row is left; probabilities outside [0, 1] raise. Rows with a NULL in y, p or weight, or a NaN p, are left out. Errors (clfeval: ...) on p that holds no numbers, pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL and a NaN, infinite or negative weight. Python twin: clfeval.brier.';
 
+-- The bin of p among n_bins equal bins of [0, 1], as numpy.searchsorted(inner edges, p) with
+-- the edges k * (1 / n_bins) (numpy.linspace's): a value on an inner edge goes to the lower
+-- bin. No search: the guess ceil(p n) - 1 is off by at most one and is set right against its
+-- two edges. Python twin: clfeval._prob.uniform_bin, bit for bit.
+-- (n: n_bins as a DOUBLE.)
+CREATE OR REPLACE MACRO _clf_bin_fixed(p, guess, step, n) AS CAST(
+    guess
+    - CAST(p <= guess * step AND guess > 0 AS DOUBLE)
+    + CAST(p > (guess + 1.0) * step AND guess < n - 1.0 AS DOUBLE) AS BIGINT);
+CREATE OR REPLACE MACRO _clf_uniform_bin(p, n) AS
+    _clf_bin_fixed(p, least(greatest(ceil(p * n), 1.0::DOUBLE), n) - 1.0, 1.0::DOUBLE / n, n);
+
+-- strategy, or an error when it is not 'uniform' or 'quantile'.
+CREATE OR REPLACE MACRO _clf_checked_strategy(strategy) AS
+    CASE
+        WHEN strategy IN ('uniform', 'quantile') THEN strategy
+        ELSE error(printf('clfeval: strategy = %s is not ''uniform'' or ''quantile''',
+            coalesce('''' || strategy || '''', 'NULL')))
+    END;
+
 CREATE OR REPLACE MACRO clf_calibration(
     tbl, y, proba, group_cols := [], weight_col := NULL, pos_label := 1, n_bins := 10,
     strategy := 'uniform'
 ) AS TABLE
 WITH args AS MATERIALIZED (FROM _clf_score_args(tbl, y, proba, pos_label, 'proba')),
-rows_in AS MATERIALIZED (FROM _clf_score_rows(tbl, y, proba, group_cols, weight_col, pos_label)),
+rows_in AS NOT MATERIALIZED (FROM _clf_score_rows(tbl, y, proba, group_cols, weight_col, pos_label)),
 checked AS (
     SELECT CASE
-        WHEN strategy IS NULL OR strategy NOT IN ('uniform', 'quantile') THEN error(printf(
-            'clfeval: strategy = %s is not ''uniform'' or ''quantile''',
-            coalesce('''' || strategy || '''', 'NULL')))
-        WHEN _clf_checked_bins(n_bins) IS NULL THEN false
+        WHEN _clf_checked_strategy(strategy) IS NULL OR _clf_checked_bins(n_bins) IS NULL
+            THEN false
         WHEN weight_col IS NOT NULL AND NOT _clf_check_weights(
                 count_if(isnan(__clf_w)),
                 count_if(isinf(__clf_w)),
@@ -82,20 +100,13 @@ checked AS (
     END AS ok
     FROM rows_in
 ),
--- Bin edges k / n_bins (k = 1 .. n_bins - 1) computed as numpy.linspace does: k * (1 / n_bins).
--- _clf_checked_bins raises before a list of 10^8 edges is built (the list is a constant).
-uniform_edges AS (
-    SELECT list_transform(
-        range(1, CAST(_clf_checked_bins(n_bins) AS BIGINT)),
-        lambda k: CAST(k AS DOUBLE) * _clf_div(1, n_bins, NULL)) AS edges
-),
 -- Quantile edges: numpy.percentile's linear interpolation between order statistics.
 ranked AS (
     SELECT __clf_key, __clf_s,
         row_number() OVER (PARTITION BY __clf_key ORDER BY __clf_s) - 1 AS __clf_idx,
         count(*) OVER (PARTITION BY __clf_key) AS __clf_n
     FROM rows_in
-    WHERE strategy = 'quantile' AND __clf_w <> 0
+    WHERE _clf_checked_strategy(strategy) = 'quantile' AND __clf_w <> 0
 ),
 wanted AS (
     SELECT __clf_key, k, __clf_v,
@@ -121,15 +132,19 @@ quantile_edges AS (
     JOIN ranked AS hi ON hi.__clf_key = w.__clf_key AND hi.__clf_idx = w.hi_idx
     GROUP BY ALL
 ),
--- numpy.searchsorted(inner edges, p): the number of inner edges strictly below p.
+-- numpy.searchsorted(inner edges, p): the number of inner edges strictly below p; uniform
+-- bins by arithmetic (_clf_uniform_bin), quantile bins by counting their edges.
 binned AS (
+    SELECT __clf_key, __clf_pos, __clf_s, __clf_w,
+        _clf_uniform_bin(__clf_s, _clf_option_number(_clf_checked_bins(n_bins))) AS bin
+    FROM rows_in
+    WHERE _clf_checked_strategy(strategy) = 'uniform'
+    UNION ALL
     SELECT i.__clf_key, i.__clf_pos, i.__clf_s, i.__clf_w,
-        len(list_filter(
-            CASE WHEN strategy = 'quantile' THEN coalesce(q.edges, []) ELSE u.edges END,
-            lambda edge: edge < i.__clf_s)) AS bin
+        len(list_filter(coalesce(q.edges, []), lambda edge: edge < i.__clf_s)) AS bin
     FROM rows_in AS i
-    CROSS JOIN uniform_edges AS u
     LEFT JOIN quantile_edges AS q USING (__clf_key)
+    WHERE _clf_checked_strategy(strategy) = 'quantile'
 ),
 bins AS (
     SELECT __clf_key, bin,
