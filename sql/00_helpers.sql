@@ -239,6 +239,18 @@ CREATE OR REPLACE MACRO _clf_checked_bins(n_bins) AS
             || 'the number of probability bins', _clf_show(n_bins)))
     END;
 
+-- The bin of p among n equal bins of [0, 1], as numpy.searchsorted(inner edges, p) with the
+-- edges k * (1 / n) (numpy.linspace's): a value on an inner edge goes to the lower
+-- bin. No search: the guess ceil(p n) - 1 is off by at most one and is set right against its
+-- two edges. Python twin: clfeval._prob.uniform_bin, bit for bit. A NaN or
+-- infinite p gets a bin without failing the cast (the callers raise on it or leave it out).
+CREATE OR REPLACE MACRO _clf_bin_fixed(p, guess, step, n) AS CAST(
+    guess
+    - CAST(p <= guess * step AND guess > 0 AS DOUBLE)
+    + CAST(p > (guess + 1.0) * step AND guess < n - 1.0 AS DOUBLE) AS BIGINT);
+CREATE OR REPLACE MACRO _clf_uniform_bin(p, n) AS
+    _clf_bin_fixed(p, least(greatest(ceil(p * n), 1.0::DOUBLE), n) - 1.0, 1.0::DOUBLE / n, n);
+
 -- value, or an error from the checks of an aggregate macro named who: y and yhat hold one kind
 -- of label (yhat NULL: none), and so do y and pos_label when pos_used; the weight is finite
 -- and >= 0. The type names are bound once (_clf_let) and checked once per group; without a

@@ -106,17 +106,6 @@ CREATE OR REPLACE MACRO _clf_class_verdict(first_bad, n_nan, n_inf, n_out, lo, h
 CREATE OR REPLACE MACRO _clf_bad_score(x, role) AS
     CASE WHEN role = 'proba' THEN NOT (x BETWEEN 0 AND 1) ELSE NOT isfinite(x) END;
 
--- The bin of a probability p among n uniform bins [0, 1/n], (1/n, 2/n], ...: the number of
--- inner edges i * (1 / n) (i = 1 .. n - 1, numpy's linspace) below p, as clfeval.ece and
--- calibration (search_sorted, side left). Edges up to floor(p n) - 1 lie below p for certain;
--- the next two are compared exactly.
-CREATE OR REPLACE MACRO _clf_edge(i, n) AS
-    CASE WHEN i BETWEEN 1 AND n - 1 THEN i * (1.0 / n) ELSE 'inf'::DOUBLE END;
-CREATE OR REPLACE MACRO _clf_uniform_bin(p, n) AS
-    _clf_let(greatest(0, least(n - 1, CAST(floor(p * n) AS BIGINT) - 1)),
-        lambda _clf_b: _clf_b + CAST(_clf_edge(_clf_b + 1, n) < p AS BIGINT)
-            + CAST(_clf_edge(_clf_b + 2, n) < p AS BIGINT));
-
 -- TRUE, or an error when k is not a whole number from 1 to 2^31 (clfeval._options.k).
 CREATE OR REPLACE MACRO _clf_check_k(k, who) AS
     CASE

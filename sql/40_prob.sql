@@ -54,18 +54,6 @@ CREATE OR REPLACE MACRO clf_brier(y, p, pos_label := 1, weight := NULL) AS
 COMMENT ON MACRO clf_brier IS
 'Brier score: the weighted mean of (outcome - p)^2, outcome 1 for pos_label and 0 otherwise (scikit-learn brier_score_loss for binary data). Aggregate macro: clf_brier(y, p, pos_label := 1, weight := NULL). NULL when no row is left; probabilities outside [0, 1] raise. Rows with a NULL in y, p or weight, or a NaN p, are left out. Errors (clfeval: ...) on p that holds no numbers, pos_label of another kind than y (for text labels pass pos_label := ''1'') or NULL and a NaN, infinite or negative weight. Python twin: clfeval.brier.';
 
--- The bin of p among n_bins equal bins of [0, 1], as numpy.searchsorted(inner edges, p) with
--- the edges k * (1 / n_bins) (numpy.linspace's): a value on an inner edge goes to the lower
--- bin. No search: the guess ceil(p n) - 1 is off by at most one and is set right against its
--- two edges. Python twin: clfeval._prob.uniform_bin, bit for bit.
--- (n: n_bins as a DOUBLE.)
-CREATE OR REPLACE MACRO _clf_bin_fixed(p, guess, step, n) AS CAST(
-    guess
-    - CAST(p <= guess * step AND guess > 0 AS DOUBLE)
-    + CAST(p > (guess + 1.0) * step AND guess < n - 1.0 AS DOUBLE) AS BIGINT);
-CREATE OR REPLACE MACRO _clf_uniform_bin(p, n) AS
-    _clf_bin_fixed(p, least(greatest(ceil(p * n), 1.0::DOUBLE), n) - 1.0, 1.0::DOUBLE / n, n);
-
 -- strategy, or an error when it is not 'uniform' or 'quantile'.
 CREATE OR REPLACE MACRO _clf_checked_strategy(strategy) AS
     CASE
@@ -133,7 +121,7 @@ quantile_edges AS (
     GROUP BY ALL
 ),
 -- numpy.searchsorted(inner edges, p): the number of inner edges strictly below p; uniform
--- bins by arithmetic (_clf_uniform_bin), quantile bins by counting their edges.
+-- bins by arithmetic (_clf_uniform_bin, 00_helpers.sql), quantile bins by counting their edges.
 binned AS (
     SELECT __clf_key, __clf_pos, __clf_s, __clf_w,
         _clf_uniform_bin(__clf_s, _clf_option_number(_clf_checked_bins(n_bins))) AS bin

@@ -347,20 +347,6 @@ COMMENT ON MACRO clf_ks IS
 
 -- --- expected calibration error ---------------------------------------------------------------
 
--- The uniform bin of a probability p among n bins: the number of inner edges k * (1 / n)
--- (k = 1 .. n - 1, numpy.linspace's values) strictly below p (numpy.searchsorted, side left):
--- ceil(p n) - 1, moved by one where p n and the edge round differently.
-CREATE OR REPLACE MACRO _clf_bin(p, n) AS
-    _clf_let(
-        -- p clamped first: the cast must not fail on an infinite (or NaN) p of a row that the
-        -- range check rejects (or leaves out) afterwards
-        least(greatest(CAST(ceil(least(greatest(p, 0.0), 1.0) * n) AS BIGINT) - 1, 0), CAST(n AS BIGINT) - 1),
-        lambda _clf_b0: CASE
-            WHEN _clf_b0 < n - 1 AND (_clf_b0 + 1) * (1.0 / n) < p THEN _clf_b0 + 1
-            WHEN _clf_b0 > 0 AND _clf_b0 * (1.0 / n) >= p THEN _clf_b0 - 1
-            ELSE _clf_b0
-        END);
-
 -- ECE from the rows {b: bin, g: weight x (hit - p), w: weight}: sorted by bin and closed run by
 -- run (list_reduce): 'expected' is the sum over bins of |sum g| / the total weight, 'max' the
 -- largest |sum g| / sum w over bins of positive weight. NULL when no weight is left.
@@ -392,7 +378,7 @@ CREATE OR REPLACE MACRO clf_ece(y, p, n_bins := 10, kind := 'expected', pos_labe
         THEN _clf_prob_guard(
             _clf_proba_guard(
                 _clf_ece(list(struct_pack(
-                        b := _clf_bin(_clf_num(p), n_bins),
+                        b := _clf_uniform_bin(_clf_num(p), n_bins),
                         g := _clf_weight(weight) * (CASE WHEN coalesce(_clf_eq(y, pos_label), false) THEN 1.0 ELSE 0.0 END
                             - _clf_num(p)),
                         w := _clf_weight(weight)))
@@ -416,7 +402,7 @@ CREATE OR REPLACE MACRO clf_ece_multiclass(y, p, labels := NULL, n_bins := 10, k
                                 = _clf_class_index(y, labels),
                             w := _clf_weight(weight)),
                         lambda _clf_e: struct_pack(
-                            b := _clf_bin(_clf_e.q, n_bins),
+                            b := _clf_uniform_bin(_clf_e.q, n_bins),
                             g := _clf_e.w * (CASE WHEN _clf_e.hit THEN 1.0 ELSE 0.0 END - _clf_e.q),
                             w := _clf_e.w)))
                     FILTER (WHERE _clf_mc_valid(y, p, labels, weight)),
