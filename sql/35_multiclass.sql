@@ -290,7 +290,7 @@ CREATE OR REPLACE MACRO clf_ece(
 WITH args AS MATERIALIZED (FROM _clf_score_args(tbl, y, proba, pos_label, 'proba')),
 rows AS MATERIALIZED (
     SELECT r.* FROM _clf_score_rows(tbl, y, proba, group_cols, weight_col, pos_label) AS r, args
-    WHERE args.ok AND _clf_checked_bins(n_bins) > 0
+    WHERE args.ok AND _clf_checked_bins(n_bins) IS NOT NULL
         AND _clf_check_choice(kind, ['expected', 'max'], 'kind',
             '''expected'' weighs each bin by its size, ''max'' takes the worst bin')
 ),
@@ -331,7 +331,7 @@ CREATE OR REPLACE MACRO clf_ece_multiclass(
 ) AS TABLE
 WITH rows AS MATERIALIZED (
     FROM _clf_class_rows(tbl, y, scores, labels, group_cols, weight_col, 'proba')
-    WHERE _clf_checked_bins(n_bins) > 0
+    WHERE _clf_checked_bins(n_bins) IS NOT NULL
         AND _clf_check_choice(kind, ['expected', 'max'], 'kind',
             '''expected'' weighs each bin by its size, ''max'' takes the worst bin')
 ),

@@ -124,7 +124,7 @@ quantile_edges AS (
 -- bins by arithmetic (_clf_uniform_bin, 00_helpers.sql), quantile bins by counting their edges.
 binned AS (
     SELECT __clf_key, __clf_pos, __clf_s, __clf_w,
-        _clf_uniform_bin(__clf_s, _clf_option_number(_clf_checked_bins(n_bins))) AS bin
+        _clf_uniform_bin(__clf_s, _clf_checked_bins(n_bins)) AS bin
     FROM rows_in
     WHERE _clf_checked_strategy(strategy) = 'uniform'
     UNION ALL

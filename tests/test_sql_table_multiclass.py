@@ -440,6 +440,8 @@ ABC = "['pa', 'pb', 'pc'], labels := ['a', 'b', 'c']"
         ("FROM clf_ece('m_bad', 'yi', 'pout')",
          ["column 'pout' (role proba) has 1 value(s) outside [0, 1]"]),
         ("FROM clf_ece('m', 'yi', 'pa', kind := 'max', n_bins := 1001)", ["n_bins = 1001"]),
+        (f"FROM clf_ece_multiclass('m', 'y', {ABC}, n_bins := '10')", ["n_bins = '10'"]),
+        (f"FROM clf_ece_multiclass('m', 'y', {ABC}, n_bins := true)", ["n_bins = true"]),
         ("FROM clf_ece('m', 'y', 'pa')", ["pos_label := '1'"]),
         ("FROM clf_auroc('m', 'yi', 'pa', max_fpr := 0)",
          ["max_fpr = 0 is not a number in (0, 1]"]),
