@@ -244,8 +244,9 @@ CREATE OR REPLACE MACRO _clf_checked_bins(n_bins) AS
 -- bin. No search: the guess ceil(p n) - 1 is off by at most one and is set right against its
 -- two edges. Python twin: clfeval._prob.uniform_bin, bit for bit. A NaN or
 -- infinite p gets a bin without failing the cast (the callers raise on it or leave it out).
--- n_bins is the option as given, read as a DOUBLE (NULL, so NULL bins, when it is not a
--- number): text or a boolean then binds, and the caller's _clf_checked_bins raises on it.
+-- _clf_uniform_bin takes n_bins as given, read as a DOUBLE through text (so text or a boolean
+-- binds, and the caller's _clf_checked_bins raises on it); _clf_bin_among takes a DOUBLE n
+-- (a column where it can: each nested macro copy of n costs binding time).
 CREATE OR REPLACE MACRO _clf_bin_fixed(p, guess, step, n) AS CAST(
     guess
     - CAST(p <= guess * step AND guess > 0 AS DOUBLE)
@@ -253,7 +254,7 @@ CREATE OR REPLACE MACRO _clf_bin_fixed(p, guess, step, n) AS CAST(
 CREATE OR REPLACE MACRO _clf_bin_among(p, n) AS
     _clf_bin_fixed(p, least(greatest(ceil(p * n), 1.0::DOUBLE), n) - 1.0, 1.0::DOUBLE / n, n);
 CREATE OR REPLACE MACRO _clf_uniform_bin(p, n_bins) AS
-    _clf_bin_among(p, _clf_option_number(n_bins));
+    _clf_bin_among(p, TRY_CAST(CAST(n_bins AS VARCHAR) AS DOUBLE));
 
 -- value, or an error from the checks of an aggregate macro named who: y and yhat hold one kind
 -- of label (yhat NULL: none), and so do y and pos_label when pos_used; the weight is finite
