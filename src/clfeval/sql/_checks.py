@@ -135,10 +135,33 @@ def _test(check: Check, a: str, dtype: pl.DataType) -> str:
     return f"({a} IS NOT NULL AND NOT list_contains($categories, CAST({a} AS VARCHAR)))"
 
 
-def _masks(p: Plan, schema: pl.Schema, alias: dict[str, str]) -> tuple[str, str, str]:
-    """(null, nonfinite, keep) as SQL conditions, twins of ``_validate._masks``/``_keep``."""
+def _null_parts(p: Plan, schema: pl.Schema, alias: dict[str, str]) -> list[str]:
+    """The missing-value tests of ``_validate._masks``: a null in any column read, a NaN label."""
     null = [f"{alias[c]} IS NULL" for c in p.roles.values()]
-    null += [f"isnan({alias[c]})" for c in p.label_cols if schema[c].is_float()]
+    return null + [f"isnan({alias[c]})" for c in p.label_cols if schema[c].is_float()]
+
+
+def _null_free(con: duckdb.DuckDBPyConnection, rows: _Rows, p: Plan, schema: pl.Schema) -> bool:
+    """Whether no row misses a value: ``count(*) - count(c)`` per column, which DuckDB reads
+    from its statistics on a table, and the NaN labels (a millisecond where the masks cost
+    tens of milliseconds over 10M rows)."""
+    a = rows.alias
+    items = [f"count(*) - count({a[c]})" for c in p.roles.values()]
+    items += [f"coalesce(count_if(isnan({a[c]})), 0)" for c in p.label_cols if schema[c].is_float()]
+    return (
+        _sql(con, f"{rows.cte} SELECT {' + '.join(items)} FROM __clf_r", rows.binds).fetchall()[0][
+            0
+        ]
+        == 0
+    )
+
+
+def _masks(
+    p: Plan, schema: pl.Schema, alias: dict[str, str], null_free: bool = False
+) -> tuple[str, str, str]:
+    """(null, nonfinite, keep) as SQL conditions, twins of ``_validate._masks``/``_keep``;
+    with ``null_free`` (known to hold no missing value) the null mask is ``false``."""
+    null = ["false"] if null_free else _null_parts(p, schema, alias)
     bad = [f"coalesce(NOT isfinite({alias[c]}), false)" for c in p.score_cols]
     null_sql = "(" + " OR ".join(null) + ")"
     bad_sql = "(" + (" OR ".join(bad) or "false") + ")"
@@ -158,7 +181,8 @@ def scan(
     problem; the sorted classes of y and yhat on the kept rows when ``classes``."""
     rows = _rows(table, list(p.roles.values()))
     a = rows.alias
-    null, _, keep = _masks(p, schema, a)
+    null_free = _null_free(con, rows, p, schema)  # then the masks below fold to constants
+    null, _, keep = _masks(p, schema, a, null_free)
     binds = dict(rows.binds)
     tests = []
     for check in p.checks:
@@ -166,8 +190,14 @@ def scan(
         tests.append(f"({_test(check, a[check.column], schema[check.column])} AND {scope})")
         if check.categories:
             binds["categories"] = list(check.categories)
-    # count_if of no rows is NULL in DuckDB: every count is coalesced to 0
-    items = [f"coalesce(count_if({t}), 0) AS n{i}" for i, t in enumerate(tests)]
+    # count_if of no rows is NULL in DuckDB: every count is coalesced to 0; a null check
+    # counts 0 without a pass when the probe found no missing value
+    items = [
+        f"0 AS n{i}"
+        if null_free and check.test == "null"
+        else f"coalesce(count_if({t}), 0) AS n{i}"
+        for i, (check, t) in enumerate(zip(p.checks, tests))
+    ]
     for i, check in enumerate(p.checks):
         if check.test == "outside01":
             c = a[check.column]
@@ -178,7 +208,7 @@ def scan(
         items.append(f"sum(CASE WHEN {keep} THEN CAST({a[p.weight]} AS DOUBLE) END) AS w_kept")
     y = a[p.label_cols[0]]
     if p.pos_label is not NOT_GIVEN:
-        items.append(f"coalesce(bool_or({keep} AND {y} = $pos), false) AS has_pos")
+        items.append(f"coalesce(count_if({keep} AND {y} = $pos), 0) > 0 AS has_pos")  # bool_or: 2x
         kept_y = f"CASE WHEN {keep} THEN {y} END"
         items.append(f"coalesce(min({kept_y}) <> max({kept_y}), false) AS y_varies")
         binds["pos"] = p.pos_label
