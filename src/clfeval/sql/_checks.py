@@ -23,9 +23,10 @@ from clfeval.exceptions import InputError
 
 
 def _sql(con: duckdb.DuckDBPyConnection, query: str, binds: dict[str, Any]) -> Any:
-    """``con.sql`` with the binds the query names (DuckDB refuses unused parameters)."""
+    """``con.execute`` (one bind; ``con.sql`` binds twice) with the binds the query names
+    (DuckDB refuses unused parameters)."""
     used = {k: v for k, v in binds.items() if re.search(rf"\${k}\b", query)}
-    return con.sql(query, params=used)
+    return con.execute(query, used)
 
 
 _POLARS_TYPES: dict[str, pl.DataType] = {
@@ -148,12 +149,8 @@ def _null_free(con: duckdb.DuckDBPyConnection, rows: _Rows, p: Plan, schema: pl.
     a = rows.alias
     items = [f"count(*) - count({a[c]})" for c in p.roles.values()]
     items += [f"coalesce(count_if(isnan({a[c]})), 0)" for c in p.label_cols if schema[c].is_float()]
-    return (
-        _sql(con, f"{rows.cte} SELECT {' + '.join(items)} FROM __clf_r", rows.binds).fetchall()[0][
-            0
-        ]
-        == 0
-    )
+    query = f"{rows.cte} SELECT {' + '.join(items)} FROM __clf_r"
+    return _sql(con, query, rows.binds).fetchall()[0][0] == 0
 
 
 def _masks(
@@ -213,7 +210,7 @@ def scan(
         items.append(f"coalesce(min({kept_y}) <> max({kept_y}), false) AS y_varies")
         binds["pos"] = p.pos_label
     result = _sql(con, f"{rows.cte} SELECT {', '.join(items)} FROM __clf_r", binds)
-    counts = dict(zip(result.columns, result.fetchall()[0]))
+    counts = dict(zip([d[0] for d in result.description], result.fetchall()[0]))
 
     def rows_of(i: int) -> list[int]:
         numbered = "SELECT row_number() OVER () - 1 AS i, * FROM __clf_r"
