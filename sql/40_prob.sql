@@ -68,26 +68,6 @@ CREATE OR REPLACE MACRO clf_calibration(
 ) AS TABLE
 WITH args AS MATERIALIZED (FROM _clf_score_args(tbl, y, proba, pos_label, 'proba')),
 rows_in AS NOT MATERIALIZED (FROM _clf_score_rows(tbl, y, proba, group_cols, weight_col, pos_label)),
-checked AS (
-    SELECT CASE
-        WHEN _clf_checked_strategy(strategy) IS NULL OR _clf_checked_bins(n_bins) IS NULL
-            THEN false
-        WHEN weight_col IS NOT NULL AND NOT _clf_check_weights(
-                count_if(isnan(__clf_w)),
-                count_if(isinf(__clf_w)),
-                count_if(__clf_w < 0),
-                min(__clf_w),
-                printf('column %s (role weight)', _clf_quoted(weight_col)))
-            THEN false
-        ELSE _clf_check_proba(
-            count(*) FILTER (WHERE isnan(__clf_s)),
-            count(*) FILTER (WHERE NOT isnan(__clf_s) AND (__clf_s < 0 OR __clf_s > 1)),
-            min(__clf_s) FILTER (WHERE NOT isnan(__clf_s)),
-            max(__clf_s) FILTER (WHERE NOT isnan(__clf_s)),
-            proba)
-    END AS ok
-    FROM rows_in
-),
 -- Quantile edges: numpy.percentile's linear interpolation between order statistics.
 ranked AS (
     SELECT __clf_key, __clf_s,
@@ -135,17 +115,63 @@ binned AS (
     LEFT JOIN quantile_edges AS q USING (__clf_key)
     WHERE _clf_checked_strategy(strategy) = 'quantile'
 ),
+-- per bin: the weight, the weighted sum of probabilities, the positive weight and the
+-- smallest and largest probability (for the checks); without a weight column, counts
+raw_bins AS (
+    SELECT __clf_key, bin, count(*) AS w, sum(__clf_s) AS ws,
+        count_if(__clf_pos) AS pw, min(__clf_s) AS lo, max(__clf_s) AS hi
+    FROM binned
+    WHERE weight_col IS NULL
+    GROUP BY __clf_key, bin
+    UNION ALL
+    SELECT __clf_key, bin, sum(__clf_w), sum(__clf_w * __clf_s),
+        sum(CASE WHEN __clf_pos THEN __clf_w ELSE 0 END), min(__clf_s), max(__clf_s)
+    FROM binned
+    WHERE weight_col IS NOT NULL
+    GROUP BY __clf_key, bin
+),
+-- The checks read what the GROUP BY of the bins gives anyway: without a weight column, when
+-- every bin's smallest probability is >= 0 and its largest <= 1 (a NaN is the largest DOUBLE
+-- in DuckDB's order, so it fails this too), nothing is wrong and the rows are not read again;
+-- else one more pass over the rows counts what the message names (the one-row join on
+-- `clean` keeps DuckDB from scanning when it is true).
+clean AS MATERIALIZED (
+    SELECT CASE
+        WHEN _clf_checked_strategy(strategy) IS NULL OR _clf_checked_bins(n_bins) IS NULL
+            THEN false
+        ELSE weight_col IS NULL AND coalesce(min(lo) >= 0 AND max(hi) <= 1, true)
+    END AS clean
+    FROM raw_bins
+),
+checked AS (
+    SELECT true AS ok FROM clean WHERE clean
+    UNION ALL
+    SELECT CASE
+        WHEN weight_col IS NOT NULL AND NOT _clf_check_weights(
+                count_if(isnan(__clf_w)),
+                count_if(isinf(__clf_w)),
+                count_if(__clf_w < 0),
+                min(__clf_w),
+                printf('column %s (role weight)', _clf_quoted(weight_col)))
+            THEN false
+        ELSE _clf_check_proba(
+            count(*) FILTER (WHERE isnan(__clf_s)),
+            count(*) FILTER (WHERE NOT isnan(__clf_s) AND (__clf_s < 0 OR __clf_s > 1)),
+            min(__clf_s) FILTER (WHERE NOT isnan(__clf_s)),
+            max(__clf_s) FILTER (WHERE NOT isnan(__clf_s)),
+            proba)
+    END
+    FROM rows_in, clean
+    WHERE NOT clean.clean
+),
 bins AS (
     SELECT __clf_key, bin,
-        _clf_div(sum(__clf_w * __clf_s), sum(__clf_w), NULL) AS mean_predicted,
-        _clf_div(sum(CASE WHEN __clf_pos THEN __clf_w ELSE 0 END), sum(__clf_w), NULL)
-            AS fraction_positive,
-        sum(__clf_w) AS count__d,
-        TRY_CAST(sum(__clf_w) AS BIGINT) AS count__i
-    FROM binned, checked, args
-    WHERE checked.ok AND args.ok
-    GROUP BY ALL
-    HAVING sum(__clf_w) > 0
+        _clf_div(ws, w, NULL) AS mean_predicted,
+        _clf_div(pw, w, NULL) AS fraction_positive,
+        CAST(w AS DOUBLE) AS count__d,
+        TRY_CAST(w AS BIGINT) AS count__i
+    FROM raw_bins, (SELECT bool_and(ok) AS ok FROM checked) AS c, args
+    WHERE c.ok AND args.ok AND w > 0
 )
 SELECT * EXCLUDE (__clf_nogroup, __clf_key)
 FROM (
