@@ -195,6 +195,9 @@ def test_a_total_weight_beyond_float64_is_an_error() -> None:
         ({"w": [1.0, float("nan"), 1.0, 1.0, 1.0, 1.0]}, "nan"),
         ({"p": [0.9, float("nan"), 0.6, 0.3, 0.8, 0.7]}, "nan"),
         ({"y": [1, None, 1, 0, 1, 0]}, "null"),
+        ({"p": [0.9, 0.2, None, 0.3, 0.8, 0.7]}, "null"),
+        ({"y": [1.0, 0.0, 1.0, float("nan"), 1.0, 0.0]}, "null"),  # a NaN label is missing
+        ({"p": [0.9, 0.2, 0.6, float("-inf"), 0.8, 0.7]}, "inf"),
     ],
 )
 def test_the_same_message_on_polars_and_duckdb(change: dict, rule: str) -> None:
