@@ -184,9 +184,11 @@ def _input_error(err: duckdb.Error, macro: str) -> InputError:
 
 
 # ``con.execute`` binds a query once; ``con.sql`` binds it to describe the relation, then again
-# to run it, which cost 10-100 ms per macro call (clf_auroc binds three plans). DuckDB warns
+# to run it, which cost 10-40 ms per macro call (clf_auroc binds three plans). DuckDB warns
 # that Arrow output from ``execute`` copies the rows once more: the results here are curves
-# and tables of metrics, and that copy costs less than the second bind of the macro.
+# and tables of metrics, and that copy costs less than the second bind of the macro. The
+# warning is hidden for that one call (on Python < 3.14 ``catch_warnings`` is process-wide,
+# so a concurrent call may see the filter too; it names this one message only).
 _COPY_WARNING = "Arrow output on a DB-API result"
 
 
