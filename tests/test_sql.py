@@ -841,7 +841,7 @@ def test_loading_twice_is_harmless_and_files_load_in_order(con):
     names = [f.name for f in sql.files()]
     assert names == sorted(names)
     assert names[0] == "00_helpers.sql"
-    assert len(names) == 11
+    assert len(names) == 12
     assert sql.text() == "\n".join(f.read_text(encoding="utf-8") for f in sql.files())
     fresh = duckdb.connect()  # `cat sql/*.sql | duckdb`: the files alone, one after another
     for f in sql.files():

@@ -1,4 +1,5 @@
-"""Uncertainty in DuckDB: the macros of sql/70_uncertainty.sql against the Polars functions.
+"""Uncertainty in DuckDB: the macros of sql/70_uncertainty.sql and sql/75_compare.sql against
+the Polars functions.
 
 The draws are counter-based and computed with the same arithmetic in both engines, so the
 replicates are equal (to the last bits of the metric formulas), and the intervals too; the

@@ -129,7 +129,8 @@ TABLE_MACROS: dict[str, Macro] = {
         ("bin", "mean_predicted", "fraction_positive", "count"),
         probability=True,
     ),
-    # uncertainty (sql/70_uncertainty.sql): the Poisson bootstrap, DeLong, paired tests
+    # uncertainty (sql/70_uncertainty.sql, sql/75_compare.sql): the Poisson bootstrap, DeLong,
+    # paired tests
     "clf_bootstrap": Macro(
         ("y", "yhat"),
         (*_LABEL, "average", "pos_label", "zero_division", "n_boot", "seed"),

@@ -2,8 +2,9 @@
 
 Each checks its options with :mod:`clfeval._options` and its data as the Polars front door
 does (a frame through :mod:`clfeval._validate`, a DuckDB table through SQL counts), then runs
-the macros of ``sql/70_uncertainty.sql`` with every value bound as a parameter. The draws of
-the bootstrap are the Polars ones, so a seed gives the same replicates in both engines.
+the macros of ``sql/70_uncertainty.sql`` and ``sql/75_compare.sql`` with every value bound
+as a parameter. The draws of the bootstrap are the Polars ones, so a seed gives the same
+replicates in both engines.
 """
 
 from __future__ import annotations
