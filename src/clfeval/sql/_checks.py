@@ -136,19 +136,25 @@ def _test(check: Check, a: str, dtype: pl.DataType) -> str:
     return f"({a} IS NOT NULL AND NOT list_contains($categories, CAST({a} AS VARCHAR)))"
 
 
+def _missing(p: Plan, schema: pl.Schema) -> tuple[list[str], list[str]]:
+    """What ``_validate._masks`` counts as a missing value: a null in any column read (the
+    first list), a NaN in a float label column (the second)."""
+    return list(p.roles.values()), [c for c in p.label_cols if schema[c].is_float()]
+
+
 def _null_parts(p: Plan, schema: pl.Schema, alias: dict[str, str]) -> list[str]:
-    """The missing-value tests of ``_validate._masks``: a null in any column read, a NaN label."""
-    null = [f"{alias[c]} IS NULL" for c in p.roles.values()]
-    return null + [f"isnan({alias[c]})" for c in p.label_cols if schema[c].is_float()]
+    """The missing-value tests, one SQL condition per column."""
+    nulls, nans = _missing(p, schema)
+    return [f"{alias[c]} IS NULL" for c in nulls] + [f"isnan({alias[c]})" for c in nans]
 
 
 def _null_free(con: duckdb.DuckDBPyConnection, rows: _Rows, p: Plan, schema: pl.Schema) -> bool:
     """Whether no row misses a value: ``count(*) - count(c)`` per column, which DuckDB reads
     from its statistics on a table, and the NaN labels (a millisecond where the masks cost
     tens of milliseconds over 10M rows)."""
-    a = rows.alias
-    items = [f"count(*) - count({a[c]})" for c in p.roles.values()]
-    items += [f"coalesce(count_if(isnan({a[c]})), 0)" for c in p.label_cols if schema[c].is_float()]
+    a, (nulls, nans) = rows.alias, _missing(p, schema)
+    items = [f"count(*) - count({a[c]})" for c in nulls]
+    items += [f"coalesce(count_if(isnan({a[c]})), 0)" for c in nans]
     query = f"{rows.cte} SELECT {' + '.join(items)} FROM __clf_r"
     return _sql(con, query, rows.binds).fetchall()[0][0] == 0
 
