@@ -132,20 +132,25 @@ def uniform_edges(n_bins: int) -> list[float]:
     return [i * step for i in range(n_bins)] + [1.0]
 
 
+def bin_key(p: pl.Expr, n_bins: int) -> pl.Expr:
+    """k − [p ≤ k·(1/n)] with k = round(p·n), as a float: :func:`uniform_bin` before its clip.
+
+    For p in the bins' range it is the bin; p = 0 gives −1 and values outside [0, 1] fall
+    past the ends, so ``clip(0, n − 1)`` gives the bin. Exact: p·n is within half a step of
+    the edge k, so p can only be on either side of that one edge, and the edge is computed as
+    :func:`uniform_edges` computes it. Five elementwise operations, no search; grouping by the
+    key and clipping the few keys after the group-by spares the clip per row.
+    """
+    k = (p * n_bins).round()
+    return k - (p <= k * (1.0 / n_bins)).cast(F64)
+
+
 def uniform_bin(p: pl.Expr, n_bins: int) -> pl.Expr:
     """The bin of ``p`` among ``n_bins`` equal bins of [0, 1]: the inner edges of
     :func:`uniform_edges` below ``p`` (``np.searchsorted(edges[1:-1], p)``: a value on an
     inner edge goes to the lower bin), bit for bit; values outside [0, 1] go to the end bins.
-
-    Elementwise, no search: the guess ceil(p·n) − 1 is off by at most one, and is corrected
-    against its two edges, computed as ``uniform_edges`` computes them (i·(1/n)). The
-    arithmetic stays in floats (whole numbers below 2**53, exact) until the one cast.
     """
-    step = 1.0 / n_bins
-    guess = (p * n_bins).ceil().clip(1.0, float(n_bins)) - 1.0
-    down = (p <= guess * step) & (guess > 0)
-    up = (p > (guess + 1.0) * step) & (guess < n_bins - 1)
-    return (guess - down.cast(F64) + up.cast(F64)).cast(pl.Int64)
+    return bin_key(p, n_bins).clip(0.0, float(n_bins - 1)).cast(pl.Int64)
 
 
 def ece(
@@ -298,8 +303,9 @@ def calibration(
         check_proba_sums(prep, named)
     if weight is not None:
         long = long.filter(pl.col(W) != 0)
-    if strategy == "uniform" or n_bins == 1:
-        long = long.with_columns(uniform_bin(pl.col(S), n_bins).alias("bin"))
+    uniform = strategy == "uniform" or n_bins == 1
+    if uniform:  # by the bin's key; the few keys past the ends are clipped after the group-by
+        long = long.with_columns(bin_key(pl.col(S), n_bins).alias("bin"))
     else:
         table = (
             long.group_by(keys).agg(_quantile_edges(n_bins))
@@ -333,10 +339,12 @@ def calibration(
             pl.len().cast(pl.Int64).alias("count"),
         ]
         size = pl.col("count").cast(F64).alias("__clf_sw")
+    table = long.group_by([*keys, "bin"]).agg(*sums)
+    if uniform:
+        ends = pl.col("bin").clip(0.0, float(n_bins - 1)).cast(pl.Int64)
+        table = table.with_columns(ends).group_by([*keys, "bin"]).agg(pl.all().sum())
     out = (
-        long.group_by([*keys, "bin"])
-        .agg(*sums)
-        .with_columns(size)
+        table.with_columns(size)
         .with_columns(
             pl.col("bin").cast(pl.Int64),
             (pl.col("__clf_sp") / pl.col("__clf_sw")).alias("mean_predicted"),
