@@ -241,18 +241,17 @@ CREATE OR REPLACE MACRO _clf_checked_bins(n_bins) AS
 
 -- The bin of p among n equal bins of [0, 1], as numpy.searchsorted(inner edges, p) with the
 -- edges k * (1 / n) (numpy.linspace's): a value on an inner edge goes to the lower
--- bin. No search: the guess ceil(p n) - 1 is off by at most one and is set right against its
--- two edges. Python twin: clfeval._prob.uniform_bin, bit for bit. A NaN or
--- infinite p gets a bin without failing the cast (the callers raise on it or leave it out).
+-- bin. No search: with k = round(p n), p is within half a step of the edge k * (1 / n), so the
+-- bin is k - 1 or k by the side of that one edge p is on; clipped to [0, n - 1]. Python twin:
+-- clfeval._prob.uniform_bin, bit for bit. A NaN or infinite p gets a bin without failing the
+-- cast (the callers raise on it or leave it out).
 -- _clf_uniform_bin takes n_bins as given, read as a DOUBLE through text (so text or a boolean
 -- binds, and the caller's _clf_checked_bins raises on it); _clf_bin_among takes a DOUBLE n
 -- (a column where it can: each nested macro copy of n costs binding time).
-CREATE OR REPLACE MACRO _clf_bin_fixed(p, guess, step, n) AS CAST(
-    guess
-    - CAST(p <= guess * step AND guess > 0 AS DOUBLE)
-    + CAST(p > (guess + 1.0) * step AND guess < n - 1.0 AS DOUBLE) AS BIGINT);
+CREATE OR REPLACE MACRO _clf_bin_fixed(p, k, step, n) AS CAST(
+    least(greatest(k - CAST(p <= k * step AS DOUBLE), 0.0::DOUBLE), n - 1.0) AS BIGINT);
 CREATE OR REPLACE MACRO _clf_bin_among(p, n) AS
-    _clf_bin_fixed(p, least(greatest(ceil(p * n), 1.0::DOUBLE), n) - 1.0, 1.0::DOUBLE / n, n);
+    _clf_bin_fixed(p, round(p * n), 1.0::DOUBLE / n, n);
 CREATE OR REPLACE MACRO _clf_uniform_bin(p, n_bins) AS
     _clf_bin_among(p, TRY_CAST(CAST(n_bins AS VARCHAR) AS DOUBLE));
 
