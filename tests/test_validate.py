@@ -14,10 +14,12 @@ from typing import Any
 
 import polars as pl
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from strategies import assert_same
 
 import clfeval as ce
-from clfeval import InputError
+from clfeval import InputError, _validate
 
 Front = Callable[..., Any]
 
@@ -506,3 +508,71 @@ def test_error_text_format() -> None:
     first, hint = text.split("\n\n")
     assert first == "column 'lable' (y) not found"
     assert hint.startswith("Hint: ")
+
+
+# --- the clean pass against the exact pass -------------------------------------------------------
+
+_VALUES = st.sampled_from([0.0, 0.25, 1.0, -0.5, 1.5, float("nan"), float("inf"), -float("inf")])
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    y=st.lists(st.sampled_from([0, 1, 2]), min_size=0, max_size=8),
+    scores=st.lists(st.one_of(st.none(), _VALUES), min_size=8, max_size=8),
+    weights=st.lists(st.sampled_from([0.0, 1.0, 2.5, -1.0, float("nan")]), min_size=8, max_size=8),
+    pos_label=st.sampled_from([0, 1, 2, 3]),
+    probability=st.booleans(),
+    weighted=st.booleans(),
+)
+@example([0, 1, 2], [0.5] * 8, [1.0] * 8, 1, True, True)  # pos_label inside y: the exact pass
+@example([0, 1], [0.5, 2.0] + [0.5] * 6, [1.0] * 8, 1, True, False)  # outside [0, 1]
+@example([0, 1], [-float("inf")] + [0.5] * 7, [1.0] * 8, 1, False, False)
+@example([0, 1], [0.5] * 8, [-1.0] + [1.0] * 7, 0, False, True)  # a negative weight
+@example([0, 1], [0.5] * 8, [1.0] * 8, 1, True, True)  # clean: the cheap counts
+def test_the_clean_pass_and_the_exact_pass_agree(
+    y: list[int],
+    scores: list[float | None],
+    weights: list[float],
+    pos_label: int,
+    probability: bool,
+    weighted: bool,
+) -> None:
+    """The cheap pass (bounds instead of masks) either finds the frame clean, and then the
+    exact pass finds it clean with the same counts, or steps aside: one message either way."""
+    n = len(y)
+    df = pl.DataFrame(
+        {"y": y, "s": scores[:n], "w": weights[:n]},
+        schema={"y": pl.Int64, "s": pl.Float64, "w": pl.Float64},
+    )
+    kw: dict[str, Any] = {"y": "y", "score": "s", "probability": probability, "classes": False}
+    kw |= {"pos_label": pos_label, "pos_in_y": True, "weight": "w" if weighted else None}
+
+    def outcome(clean_pass: Callable[..., Any]) -> Any:
+        saved = _validate._clean_pass
+        _validate._clean_pass = clean_pass
+        try:
+            return _validate.prepare(df, **kw).n_rows
+        except InputError as err:
+            return str(err)
+        finally:
+            _validate._clean_pass = saved
+
+    assert outcome(_validate._clean_pass) == outcome(lambda *a: None)
+    if n:  # a clean frame's cheap counts are the exact ones
+        plan = _validate.plan(
+            df.schema,
+            {"y": "y", "score": "s", **({"weight": "w"} if weighted else {})},
+            cast=None,
+            missing="raise",
+            nonfinite="raise",
+            probability=probability,
+            grouped=False,
+            pos_label=pos_label,
+        )
+        masks = [_validate._test(c, df.schema[c.column]) for c in plan.checks]
+        cheap = _validate._clean_pass(df.lazy(), df.schema, plan, masks, [])
+        exact = [df.select(m.fill_null(False).sum()).item() for m in masks]
+        if cheap is not None:
+            assert [cheap[f"n{i}"] for i in range(len(masks))] == exact == [0] * len(masks)
+        else:
+            assert any(exact) or pos_label not in (min(y), max(y))

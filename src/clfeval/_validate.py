@@ -356,19 +356,22 @@ def _scan(
         if check.test == "outside01":
             values = kept(pl.col(check.column))  # min and max leave NaN out
             exprs += [values.min().alias(f"lo{i}"), values.max().alias(f"hi{i}")]
+    common = []  # what both passes read
     if classes:
         for j, c in enumerate(p.label_cols):
-            exprs.append(kept(pl.col(c)).unique().implode().alias(f"c{j}"))
+            common.append(kept(pl.col(c)).unique().implode().alias(f"c{j}"))
     n_kept = pl.len() if keep is None else keep.sum()
-    exprs += [pl.len().alias("n_rows"), n_kept.alias("n_kept")]
+    common += [pl.len().alias("n_rows"), n_kept.alias("n_kept")]
     if p.weight is not None:  # ungrouped all-0 weights raise; a group of them is null
-        exprs.append(kept(pl.col(p.weight).cast(pl.Float64)).sum().alias("w_kept"))
+        common.append(kept(pl.col(p.weight).cast(pl.Float64)).sum().alias("w_kept"))
     y = p.label_cols[0]
     if p.pos_label is not NOT_GIVEN:
         kept_y = kept(pl.col(y))
         exprs.append((kept_y == p.pos_label).any().alias("has_pos"))
-        exprs.append((kept_y.min() != kept_y.max()).alias("y_varies"))
-    counts = lf.select(exprs).collect().row(0, named=True)
+        common.append((kept_y.min() != kept_y.max()).alias("y_varies"))
+    counts = _clean_pass(lf, schema, p, masks, common) if keep is None else None
+    if counts is None:
+        counts = lf.select(*exprs, *common).collect().row(0, named=True)
 
     def rows_of(i: int) -> list[int]:
         return lf.select(_rows(masks[i])).collect().item().to_list()
@@ -382,6 +385,48 @@ def _scan(
     parts = [pl.Series(counts[f"c{j}"], dtype=schema[c]) for j, c in enumerate(p.label_cols)]
     values = pl.concat([part.cast(cast) if cast is not None else part for part in parts])
     return values.unique().sort().to_list(), counts["n_rows"]
+
+
+# the tests a column passes when its bounds do (min and max leave NaN and nulls out)
+_BOUNDED: dict[str, Callable[[pl.Expr, pl.Expr], pl.Expr]] = {
+    "inf": lambda lo, hi: (lo == float("-inf")) | (hi == float("inf")),
+    "negative": lambda lo, hi: lo < 0,
+    "outside01": lambda lo, hi: (lo < 0) | (hi > 1),
+}
+
+
+def _clean_pass(
+    lf: pl.LazyFrame, schema: pl.Schema, p: Plan, masks: list[pl.Expr], common: list[pl.Expr]
+) -> dict[str, Any] | None:
+    """The counts of a frame that passes every check, from a cheaper pass (nothing dropped).
+
+    A range test (infinite, negative, outside [0, 1]) reads the column's min and max instead
+    of a mask per row, and pos_label is found as an end of y. None at the first doubt (a
+    count, a bound outside, pos_label not an end of y): the exact pass then counts.
+    """
+    bounds = {c.column: (pl.col(c.column).min(), pl.col(c.column).max()) for c in p.checks}
+    exprs = list(common)
+    for i, (check, mask) in enumerate(zip(p.checks, masks, strict=True)):
+        if check.test in _BOUNDED:
+            lo, hi = bounds[check.column]
+            doubt = _BOUNDED[check.test](lo, hi).fill_null(False).cast(pl.Int64)
+            exprs.append(doubt.alias(f"n{i}"))
+            if check.test == "outside01":
+                exprs += [lo.alias(f"lo{i}"), hi.alias(f"hi{i}")]
+        else:
+            exprs.append(mask.fill_null(False).sum().cast(pl.Int64).alias(f"n{i}"))
+    if p.pos_label is not NOT_GIVEN:
+        y = pl.col(p.label_cols[0])
+        dtype = schema[p.label_cols[0]]
+        if dtype.is_numeric() or dtype == pl.String:
+            found = (y.min() == p.pos_label) | (y.max() == p.pos_label)
+        else:
+            found = (y == p.pos_label).any()
+        exprs.append(found.fill_null(False).alias("has_pos"))
+    row = lf.select(exprs).collect().row(0, named=True)
+    if any(row[f"n{i}"] for i in range(len(p.checks))) or row.get("has_pos") is False:
+        return None
+    return row
 
 
 def kept_classes(lf: pl.LazyFrame, p: Plan, cast: pl.DataType | None) -> list[Any]:
