@@ -19,6 +19,7 @@ from sklearn import metrics as skm
 
 import clfeval as ce
 from clfeval import _score
+from clfeval._whole import whole_scores
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 TOL = 1e-12
@@ -117,6 +118,19 @@ def test_front_door_on_distinct_scores_matches_sklearn(n: int) -> None:
             assert value is None
         else:
             assert value == pytest.approx(skm.roc_auc_score(y[m], s[m]), abs=TOL)
+
+
+@SETTINGS
+@given(df=frames(), pos_label=st.sampled_from([0, 1]))
+def test_the_whole_column_plan_matches_pairwise_counts(df: pl.DataFrame, pos_label: int) -> None:
+    """The front door's plan for one eager column (the classes sorted in one query, searched
+    on Series): ties across classes, -0.0 and 0.0, infinities, nulls and NaN left out."""
+    got = whole_scores(df.lazy(), "y", "s", pos_label, ["auroc", "average_precision"]).collect()
+    flipped = df.with_columns(pl.col("y").replace_strict({0: 1, 1: 0}, default=None))
+    want = expected(df if pos_label == 1 else flipped)
+    same(got["auroc"].item(), want[0])
+    same(got["average_precision"].item(), want[1])
+    assert got.schema == pl.Schema({"auroc": pl.Float64, "average_precision": pl.Float64})
 
 
 @pytest.mark.parametrize("plan", ["whole", "rank"])

@@ -40,6 +40,7 @@ from clfeval._validate import (
     expand_list_scores,
     prepare,
 )
+from clfeval._whole import WHOLE, whole_scores
 from clfeval.exceptions import InputError
 
 LABEL_DEFAULT = _metrics.default_set("label")
@@ -385,9 +386,14 @@ def evaluate(
     if part is not None:
         parts.append(part)
     expressed = [n for n in score_names if n not in ranked or part is None]
+    plan = _sort_plan(prep, rows.frame, row_weight, expressed) if expressed else "lists"
+    whole = [n for n in expressed if n in WHOLE and (n != "auroc" or max_fpr in (None, 1))]
+    if plan == "whole" and isinstance(scores, str) and whole:  # sorted once, searched on Series
+        parts.append(whole_scores(rows.frame, y, scores, pos_label, whole))
+        expressed = [n for n in expressed if n not in whole]
     if expressed:
         sopts = {**opts, "weight": row_weight}
-        with _score.sort_plan(_sort_plan(prep, rows.frame, row_weight, expressed)):
+        with _score.sort_plan(plan):
             exprs = [_score_metric(n, y, scores, sopts) for n in expressed]
         scored = group_eval(rows.frame, by_cols, exprs)
         if prep.eager and not by_cols and any(n in ranked for n in expressed):
