@@ -231,33 +231,41 @@ def _classes() -> tuple[pl.Expr, pl.Expr, pl.Expr, pl.Expr]:
     return e.slice(1, n), e.slice(n + 1), e.len().cast(F64) - 1.0 - n_neg, n_neg
 
 
-def sorted_auroc(pos: pl.Expr, s: pl.Expr, valid: pl.Expr) -> pl.Expr:
+def auroc_of_sorted(
+    negatives: pl.Expr, positives: pl.Expr, n_pos: pl.Expr, n_neg: pl.Expr
+) -> pl.Expr:
     """Σ over positives of (#negatives below + #negatives at or below) / 2, over P·N (ties
-    count ½: Mann–Whitney); null unless both classes are present.
-
-    The counts are two binary searches of the sorted positives in the sorted negatives.
+    count ½: Mann–Whitney), from each class's scores sorted ascending; null unless both
+    classes are present. The counts are two binary searches of the positives in the negatives.
     """
-    negatives, positives, n_pos, n_neg = _classes()
     below = negatives.search_sorted(positives, side="left").cast(pl.Int64)
     at_or_below = negatives.search_sorted(positives, side="right").cast(pl.Int64)
     value = (below + at_or_below).sum().cast(F64) / 2.0 / n_pos / n_neg
-    auc = pl.when((n_pos > 0) & (n_neg > 0)).then(value).otherwise(None)
-    return by_class(pos, s, valid).list.eval(auc).list.first()
+    return pl.when((n_pos > 0) & (n_neg > 0)).then(value).otherwise(None)
 
 
-def sorted_ap(pos: pl.Expr, s: pl.Expr, valid: pl.Expr) -> pl.Expr:
-    """(1/P) Σ over positives of tp/(tp + fp) at their score, null without positives.
+def ap_of_sorted(negatives: pl.Expr, positives: pl.Expr, n_pos: pl.Expr, n_neg: pl.Expr) -> pl.Expr:
+    """(1/P) Σ over positives of tp/(tp + fp) at their score, from each class's scores sorted
+    ascending; null without positives.
 
     At a positive's score t, tp = P − (positives below t: the first index of t among the
     sorted positives) and fp = N − (negatives below t: a binary search).
     """
-    negatives, positives, n_pos, n_neg = _classes()
     i = pl.int_range(positives.len(), dtype=pl.Int64)
     first = pl.when((positives != positives.shift(1)).fill_null(True)).then(i).otherwise(0)
     tp = n_pos - first.cum_max().cast(F64)
     fp = n_neg - negatives.search_sorted(positives, side="left").cast(F64)
-    ap = pl.when(n_pos > 0).then((tp / (tp + fp)).sum() / n_pos).otherwise(None)
-    return by_class(pos, s, valid).list.eval(ap).list.first()
+    return pl.when(n_pos > 0).then((tp / (tp + fp)).sum() / n_pos).otherwise(None)
+
+
+def sorted_auroc(pos: pl.Expr, s: pl.Expr, valid: pl.Expr) -> pl.Expr:
+    """:func:`auroc_of_sorted` over each group's classes, value-sorted (:func:`by_class`)."""
+    return by_class(pos, s, valid).list.eval(auroc_of_sorted(*_classes())).list.first()
+
+
+def sorted_ap(pos: pl.Expr, s: pl.Expr, valid: pl.Expr) -> pl.Expr:
+    """:func:`ap_of_sorted` over each group's classes, value-sorted (:func:`by_class`)."""
+    return by_class(pos, s, valid).list.eval(ap_of_sorted(*_classes())).list.first()
 
 
 def curve_stat(pos: pl.Expr, s: pl.Expr, w: pl.Expr | None, valid: pl.Expr, stat: Stat) -> pl.Expr:

@@ -2,9 +2,9 @@
 
 The frame functions' plan for an eager, unweighted, ungrouped binary score with mostly
 distinct values: each class is value-sorted once (one query), then counted by binary searches
-on the two sorted Series. The formulas are those of :func:`clfeval._score.sorted_auroc` and
-:func:`clfeval._score.sorted_ap`, which run them inside ``list.eval``; there each search copies
-both classes (80 MB at 10M rows), here it allocates only its result.
+on the two sorted Series. The formulas are :func:`clfeval._score.auroc_of_sorted` and
+:func:`clfeval._score.ap_of_sorted`, run on the two Series in a plain ``select``: inside
+``list.eval`` (the expressions' form) each search copies both classes (80 MB at 10M rows).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 import polars as pl
 
-from clfeval._score import score_valid
+from clfeval._score import ap_of_sorted, auroc_of_sorted, score_valid
 
 F64 = pl.Float64
 WHOLE = ("auroc", "average_precision")
@@ -34,36 +34,7 @@ def whole_scores(
         s.filter(valid & pos).sort().implode().alias("pos"),
     ).collect()
     negatives, positives = classes["neg"][0], classes["pos"][0]
-    metric = {"auroc": _auroc, "average_precision": _average_precision}
-    values = {n: metric[n](negatives, positives) for n in names}
-    return pl.LazyFrame({n: [v] for n, v in values.items()}, schema=dict.fromkeys(names, F64))
-
-
-def _auroc(negatives: pl.Series, positives: pl.Series) -> float | None:
-    """Σ over positives of (#negatives below + #negatives at or below) / 2, over P·N (ties
-    count ½: Mann–Whitney); None unless both classes are present."""
-    n_pos, n_neg = len(positives), len(negatives)
-    if not n_pos or not n_neg:
-        return None
-    below = negatives.search_sorted(positives, side="left").cast(pl.Int64).sum()
-    at_or_below = negatives.search_sorted(positives, side="right").cast(pl.Int64).sum()
-    return float(below + at_or_below) / 2.0 / float(n_pos) / float(n_neg)
-
-
-def _average_precision(negatives: pl.Series, positives: pl.Series) -> float | None:
-    """(1/P) Σ over positives of tp/(tp + fp) at their score; None without positives.
-
-    At a positive's score t, tp = P − (positives below t: the first index of t among the
-    sorted positives) and fp = N − (negatives below t: a binary search).
-    """
-    n_pos, n_neg = float(len(positives)), float(len(negatives))
-    if not n_pos:
-        return None
-    below = negatives.search_sorted(positives, side="left")
-    frame = pl.DataFrame({"p": positives, "b": below})
-    p = pl.col("p")
-    i = pl.int_range(pl.len(), dtype=pl.Int64)
-    first = pl.when((p != p.shift(1)).fill_null(True)).then(i).otherwise(0)
-    tp = n_pos - first.cum_max().cast(F64)
-    fp = n_neg - pl.col("b").cast(F64)
-    return frame.select((tp / (tp + fp)).sum() / n_pos).item()
+    counts = (pl.lit(float(len(positives))), pl.lit(float(len(negatives))))
+    formula = {"auroc": auroc_of_sorted, "average_precision": ap_of_sorted}
+    values = [formula[n](pl.lit(negatives), pl.lit(positives), *counts).alias(n) for n in names]
+    return pl.select(values).lazy()
