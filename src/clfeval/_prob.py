@@ -132,17 +132,22 @@ def uniform_edges(n_bins: int) -> list[float]:
     return [i * step for i in range(n_bins)] + [1.0]
 
 
-def bin_key(p: pl.Expr, n_bins: int) -> pl.Expr:
-    """k − [p ≤ k·(1/n)] with k = round(p·n), as a float: :func:`uniform_bin` before its clip.
+def bin_parts(p: pl.Expr, n_bins: int) -> tuple[pl.Expr, pl.Expr]:
+    """k = round(p·n) and [p ≤ k·(1/n)]: the bin is k minus the second, before its clip.
 
-    For p in the bins' range it is the bin; p = 0 gives −1 and values outside [0, 1] fall
-    past the ends, so ``clip(0, n − 1)`` gives the bin. Exact: p·n is within half a step of
-    the edge k, so p can only be on either side of that one edge, and the edge is computed as
-    :func:`uniform_edges` computes it. Five elementwise operations, no search; grouping by the
-    key and clipping the few keys after the group-by spares the clip per row.
+    For p in the bins' range k − [p ≤ k·(1/n)] is the bin; p = 0 gives −1 and values outside
+    [0, 1] fall past the ends, so ``clip(0, n − 1)`` gives the bin. Exact: p·n is within half
+    a step of the edge k, so p can only be on either side of that one edge, and the edge is
+    computed as :func:`uniform_edges` computes it. No search; grouping by both parts and
+    folding them after the group-by spares the subtraction and the clip per row.
     """
     k = (p * n_bins).round()
-    return k - (p <= k * (1.0 / n_bins)).cast(F64)
+    return k, p <= k * (1.0 / n_bins)
+
+
+def bin_key(k: pl.Expr, at_or_below: pl.Expr, n_bins: int) -> pl.Expr:
+    """The bin from :func:`bin_parts`: k − [p ≤ k·(1/n)], clipped to 0 … n − 1."""
+    return (k - at_or_below.cast(F64)).clip(0.0, float(n_bins - 1)).cast(pl.Int64)
 
 
 def uniform_bin(p: pl.Expr, n_bins: int) -> pl.Expr:
@@ -150,7 +155,7 @@ def uniform_bin(p: pl.Expr, n_bins: int) -> pl.Expr:
     :func:`uniform_edges` below ``p`` (``np.searchsorted(edges[1:-1], p)``: a value on an
     inner edge goes to the lower bin), bit for bit; values outside [0, 1] go to the end bins.
     """
-    return bin_key(p, n_bins).clip(0.0, float(n_bins - 1)).cast(pl.Int64)
+    return bin_key(*bin_parts(p, n_bins), n_bins)
 
 
 def ece(
@@ -304,8 +309,9 @@ def calibration(
     if weight is not None:
         long = long.filter(pl.col(W) != 0)
     uniform = strategy == "uniform" or n_bins == 1
-    if uniform:  # by the bin's key; the few keys past the ends are clipped after the group-by
-        long = long.with_columns(bin_key(pl.col(S), n_bins).alias("bin"))
+    if uniform:  # by the bin's two parts, folded into the bin after the group-by
+        k, at_or_below = bin_parts(pl.col(S), n_bins)
+        long = long.with_columns(k.alias("bin"), at_or_below.alias("__clf_below"))
     else:
         table = (
             long.group_by(keys).agg(_quantile_edges(n_bins))
@@ -339,10 +345,17 @@ def calibration(
             pl.len().cast(pl.Int64).alias("count"),
         ]
         size = pl.col("count").cast(F64).alias("__clf_sw")
-    table = long.group_by([*keys, "bin"]).agg(*sums)
     if uniform:
-        ends = pl.col("bin").clip(0.0, float(n_bins - 1)).cast(pl.Int64)
-        table = table.with_columns(ends).group_by([*keys, "bin"]).agg(pl.all().sum())
+        table = long.group_by([*keys, "bin", "__clf_below"]).agg(*sums)
+        folded = bin_key(pl.col("bin"), pl.col("__clf_below"), n_bins)
+        table = (
+            table.with_columns(folded)
+            .drop("__clf_below")
+            .group_by([*keys, "bin"])
+            .agg(pl.all().sum())
+        )
+    else:
+        table = long.group_by([*keys, "bin"]).agg(*sums)
     out = (
         table.with_columns(size)
         .with_columns(
