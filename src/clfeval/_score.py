@@ -231,31 +231,52 @@ def _classes() -> tuple[pl.Expr, pl.Expr, pl.Expr, pl.Expr]:
     return e.slice(1, n), e.slice(n + 1), e.len().cast(F64) - 1.0 - n_neg, n_neg
 
 
+def _positive_scores(positives: pl.Expr, runs: bool) -> tuple[pl.Expr, pl.Expr | None, pl.Expr]:
+    """The sorted positives as (score, how many times it occurs, positives below it).
+
+    With ``runs`` each distinct score once (run-length encoded: tied scores then cost one
+    binary search each, not one per row); without, one entry per row (the multiplicity is 1,
+    none is returned), which spares the encoding when scores are mostly distinct.
+    """
+    if runs:
+        encoded = positives.rle()
+        times = encoded.struct.field("len").cast(pl.Int64)
+        return encoded.struct.field("value"), times, times.cum_sum() - times
+    i = pl.int_range(positives.len(), dtype=pl.Int64)
+    first = pl.when((positives != positives.shift(1)).fill_null(True)).then(i).otherwise(0)
+    return positives, None, first.cum_max()
+
+
 def auroc_of_sorted(
-    negatives: pl.Expr, positives: pl.Expr, n_pos: pl.Expr, n_neg: pl.Expr
+    negatives: pl.Expr, positives: pl.Expr, n_pos: pl.Expr, n_neg: pl.Expr, runs: bool = True
 ) -> pl.Expr:
     """Σ over positives of (#negatives below + #negatives at or below) / 2, over P·N (ties
     count ½: Mann–Whitney), from each class's scores sorted ascending; null unless both
-    classes are present. The counts are two binary searches of the positives in the negatives.
+    classes are present. The counts are two binary searches per positive score
+    (:func:`_positive_scores`).
     """
-    below = negatives.search_sorted(positives, side="left").cast(pl.Int64)
-    at_or_below = negatives.search_sorted(positives, side="right").cast(pl.Int64)
-    value = (below + at_or_below).sum().cast(F64) / 2.0 / n_pos / n_neg
-    return pl.when((n_pos > 0) & (n_neg > 0)).then(value).otherwise(None)
+    value, times, _ = _positive_scores(positives, runs)
+    below = negatives.search_sorted(value, side="left").cast(pl.Int64)
+    at_or_below = negatives.search_sorted(value, side="right").cast(pl.Int64)
+    pairs = below + at_or_below if times is None else times * (below + at_or_below)
+    area = pairs.sum().cast(F64) / 2.0 / n_pos / n_neg
+    return pl.when((n_pos > 0) & (n_neg > 0)).then(area).otherwise(None)
 
 
-def ap_of_sorted(negatives: pl.Expr, positives: pl.Expr, n_pos: pl.Expr, n_neg: pl.Expr) -> pl.Expr:
+def ap_of_sorted(
+    negatives: pl.Expr, positives: pl.Expr, n_pos: pl.Expr, n_neg: pl.Expr, runs: bool = True
+) -> pl.Expr:
     """(1/P) Σ over positives of tp/(tp + fp) at their score, from each class's scores sorted
     ascending; null without positives.
 
-    At a positive's score t, tp = P − (positives below t: the first index of t among the
-    sorted positives) and fp = N − (negatives below t: a binary search).
+    At a positive score t, tp = P − (positives below t) and fp = N − (negatives below t: a
+    binary search), once per distinct score times its multiplicity with ``runs``.
     """
-    i = pl.int_range(positives.len(), dtype=pl.Int64)
-    first = pl.when((positives != positives.shift(1)).fill_null(True)).then(i).otherwise(0)
-    tp = n_pos - first.cum_max().cast(F64)
-    fp = n_neg - negatives.search_sorted(positives, side="left").cast(F64)
-    return pl.when(n_pos > 0).then((tp / (tp + fp)).sum() / n_pos).otherwise(None)
+    value, times, lower = _positive_scores(positives, runs)
+    tp = n_pos - lower.cast(F64)
+    fp = n_neg - negatives.search_sorted(value, side="left").cast(F64)
+    precision = tp / (tp + fp) if times is None else times * (tp / (tp + fp))
+    return pl.when(n_pos > 0).then(precision.sum() / n_pos).otherwise(None)
 
 
 def sorted_auroc(pos: pl.Expr, s: pl.Expr, valid: pl.Expr) -> pl.Expr:
