@@ -66,6 +66,7 @@ ATOL = 1e-9
 WARM_SECONDS = 2.0  # a check run longer than this is warm-up enough
 SLOW_SECONDS = 30.0  # a check run longer than this is the only timed run (and no memory probe)
 NOTES_START, NOTES_END = "<!-- notes:start -->", "<!-- notes:end -->"
+GENERATED_END = "<!-- bench.py:end -->"
 ANIMALS = ["ant", "bee", "cat", "dog", "eel", "fox", "gnu", "hen", "owl", "yak"]
 N_PROBA = 5
 PROBA = [f"p{k}" for k in range(N_PROBA)]
@@ -1394,6 +1395,9 @@ def write_markdown(
     old = path.read_text(encoding="utf-8") if path.exists() else ""
     found = re.search(re.escape(NOTES_START) + r".*?" + re.escape(NOTES_END), old, re.S)
     notes = found.group(0) if found else f"{NOTES_START}\n{NOTES_END}"
+    # the sections the other benchmark scripts' notes add after this script's part
+    rest = old[found.end() :] if found else old
+    kept = rest.split(GENERATED_END, 1)[1] if GENERATED_END in rest else ""
     m, v = info["machine"], info["versions"]
     met = sum(1 for x in ts if x.ok)
     missed = sum(1 for x in ts if x.ok is False)
@@ -1445,10 +1449,11 @@ the 60M-row Parquet targets are measured by `benchmarks/lazy_parquet.py`.
 ```
 
 Data is generated with `numpy.random.default_rng({args.seed})` and cached as Parquet under
-`benchmarks/data/` (gitignored). The section between the `notes` markers above is kept when the
-script rewrites this file.
-"""
-    path.write_text(text, encoding="utf-8")
+`benchmarks/data/` (gitignored). The section between the `notes` markers above, and every
+section after this one, are kept when the script rewrites this file.
+
+{GENERATED_END}"""
+    path.write_text(text + kept, encoding="utf-8")
 
 
 # --- main ----------------------------------------------------------------------------------------

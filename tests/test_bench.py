@@ -111,3 +111,35 @@ def test_lazy_parquet_script_checks_then_times_every_call() -> None:
         best, median, peak = (float(x) for x in row.split("|")[2:5])
         assert 0 < best <= median
         assert peak > 0
+
+
+@pytest.mark.slow
+def test_rewriting_results_keeps_the_notes_and_the_later_sections(tmp_path: Path) -> None:
+    """A full run rewrites its own part of RESULTS.md only: the notes between the markers and
+    the sections other benchmark scripts keep after its end marker survive, word for word."""
+    out = tmp_path / "RESULTS.md"
+    old = (
+        "# old\n\n<!-- notes:start -->\nmy notes, kept (<!-- bench.py:end -->)\n<!-- notes:end -->\n\nold table, replaced\n"
+        "<!-- bench.py:end -->\n\n## Aggregate ranking macros (SQL)\n\nkept too\n"
+    )
+    out.write_text(old, encoding="utf-8")
+    args = [sys.executable, str(BENCH), "--quick", "--no-memory", "--workloads", "confusion_int"]
+    done = subprocess.run(
+        [*args, "--out", str(out)], capture_output=True, text=True, timeout=600, check=False
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    text = out.read_text(encoding="utf-8")
+    assert (
+        "<!-- notes:start -->\nmy notes, kept (<!-- bench.py:end -->)\n<!-- notes:end -->" in text
+    )
+    assert text.endswith("<!-- bench.py:end -->\n\n## Aggregate ranking macros (SQL)\n\nkept too\n")
+    assert "old table, replaced" not in text
+    assert "| confusion matrix, 10 classes, int labels" in text
+    # a second rewrite keeps the same sections once
+    done = subprocess.run(
+        [*args, "--out", str(out)], capture_output=True, text=True, timeout=600, check=False
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    again = out.read_text(encoding="utf-8")
+    assert again.count("kept too") == 1
+    assert again.count("my notes, kept") == 1
