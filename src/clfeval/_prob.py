@@ -14,7 +14,7 @@ column with ``labels=``.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 import polars as pl
@@ -34,11 +34,40 @@ F64 = pl.Float64
 
 
 def _mean(value: pl.Expr, valid: pl.Expr, w: pl.Expr | None) -> pl.Expr:
-    """The (weighted) mean of ``value`` over valid rows; null when none is left."""
-    one = pl.lit(1.0) if w is None else w
-    den = pl.when(valid).then(one).otherwise(0.0).sum()
-    num = pl.when(valid).then(one * value).otherwise(0.0).sum()
+    """The (weighted) mean of ``value`` over valid rows; null when none is left.
+
+    The valid rows are filtered, not masked: an eager ``select`` holds each intermediate
+    column of the tree, and a mask would add a full column of zeros per sum.
+    """
+    if w is None:
+        den = valid.sum().cast(F64)
+        num = value.filter(valid).sum()
+    else:
+        den = w.filter(valid).sum()
+        num = (w * value).filter(valid).sum()
     return pl.when(den > 0).then(num / den).otherwise(None)
+
+
+def _by_class_mean(
+    pos: pl.Expr,
+    p: pl.Expr,
+    valid: pl.Expr,
+    w: pl.Expr | None,
+    on_pos: Callable[[pl.Expr], pl.Expr],
+    on_neg: Callable[[pl.Expr], pl.Expr],
+) -> pl.Expr:
+    """The (weighted) mean over valid rows of ``on_pos(p)`` on positives, ``on_neg(p)`` on the
+    others; null when none is left.
+
+    Each class's probabilities are filtered before its formula runs, so the intermediate
+    columns an eager ``select`` holds cover one class each, not every row.
+    """
+    sums = []
+    for rows, formula in ((valid & pos, on_pos), (valid & ~pos, on_neg)):
+        value = formula(p.filter(rows))
+        sums.append((value if w is None else w.filter(rows) * value).sum())
+    den = valid.sum().cast(F64) if w is None else w.filter(valid).sum()
+    return pl.when(den > 0).then((sums[0] + sums[1]) / den).otherwise(None)
 
 
 def _clip(p: pl.Expr) -> pl.Expr:
@@ -76,9 +105,11 @@ def log_loss(
     if per_class is None:
         _options.class_value("pos_label", pos_label)
         p = col(proba, "proba").cast(F64)  # type: ignore[arg-type]
-        valid = score_valid(yv, [p], w)
-        own = pl.when(yv == pos_label).then(_clip(p)).otherwise(_clip(1 - p))
-        return guard(_mean(-own.log(), valid, w), weight, [p]).alias("log_loss")
+        valid, pos = score_valid(yv, [p], w), (yv == pos_label).fill_null(False)
+        loss = _by_class_mean(
+            pos, p, valid, w, lambda q: -_clip(q).log(), lambda q: -_clip(1 - q).log()
+        )
+        return guard(loss, weight, [p]).alias("log_loss")
     classes, columns = per_class
     valid = score_valid(yv, columns, w) & is_class(yv, classes)
     own = pl.coalesce([pl.when(yv == c).then(_clip(p)) for c, p in zip(classes, columns)])
@@ -115,9 +146,9 @@ def brier(
     if per_class is None:
         _options.class_value("pos_label", pos_label)
         p = col(proba, "proba").cast(F64)  # type: ignore[arg-type]
-        valid = score_valid(yv, [p], w)
-        gap = (yv == pos_label).cast(F64) - p
-        return guard(_mean(gap * gap, valid, w), weight, [p]).alias("brier")
+        valid, pos = score_valid(yv, [p], w), (yv == pos_label).fill_null(False)
+        score = _by_class_mean(pos, p, valid, w, lambda q: (1 - q).pow(2), lambda q: q.pow(2))
+        return guard(score, weight, [p]).alias("brier")
     classes, columns = per_class
     valid = score_valid(yv, columns, w) & is_class(yv, classes)
     squares = pl.sum_horizontal([((yv == c).cast(F64) - p) ** 2 for c, p in zip(classes, columns)])
