@@ -1395,7 +1395,7 @@ def write_markdown(
     old = path.read_text(encoding="utf-8") if path.exists() else ""
     found = re.search(re.escape(NOTES_START) + r".*?" + re.escape(NOTES_END), old, re.S)
     notes = found.group(0) if found else f"{NOTES_START}\n{NOTES_END}"
-    # the sections the other benchmark scripts' notes add after this script's part
+    # the sections other benchmark scripts write after this script's end marker
     rest = old[found.end() :] if found else old
     kept = rest.split(GENERATED_END, 1)[1] if GENERATED_END in rest else ""
     m, v = info["machine"], info["versions"]

@@ -119,7 +119,8 @@ def test_rewriting_results_keeps_the_notes_and_the_later_sections(tmp_path: Path
     the sections other benchmark scripts keep after its end marker survive, word for word."""
     out = tmp_path / "RESULTS.md"
     old = (
-        "# old\n\n<!-- notes:start -->\nmy notes, kept (<!-- bench.py:end -->)\n<!-- notes:end -->\n\nold table, replaced\n"
+        "# old\n\n<!-- notes:start -->\nmy notes, kept (<!-- bench.py:end -->)\n"
+        "<!-- notes:end -->\n\nold table, replaced\n"
         "<!-- bench.py:end -->\n\n## Aggregate ranking macros (SQL)\n\nkept too\n"
     )
     out.write_text(old, encoding="utf-8")
