@@ -39,13 +39,14 @@ def _mean(value: pl.Expr, valid: pl.Expr, w: pl.Expr | None) -> pl.Expr:
     The valid rows are filtered, not masked: an eager ``select`` holds each intermediate
     column of the tree, and a mask would add a full column of zeros per sum.
     """
-    if w is None:
-        den = valid.sum().cast(F64)
-        num = value.filter(valid).sum()
-    else:
-        den = w.filter(valid).sum()
-        num = (w * value).filter(valid).sum()
+    num = (value if w is None else w * value).filter(valid).sum()
+    den = _total(valid, w)
     return pl.when(den > 0).then(num / den).otherwise(None)
+
+
+def _total(valid: pl.Expr, w: pl.Expr | None) -> pl.Expr:
+    """The number (or the total weight) of the valid rows, as a float."""
+    return valid.sum().cast(F64) if w is None else w.filter(valid).sum()
 
 
 def _by_class_mean(
@@ -66,7 +67,7 @@ def _by_class_mean(
     for rows, formula in ((valid & pos, on_pos), (valid & ~pos, on_neg)):
         value = formula(p.filter(rows))
         sums.append((value if w is None else w.filter(rows) * value).sum())
-    den = valid.sum().cast(F64) if w is None else w.filter(valid).sum()
+    den = _total(valid, w)
     return pl.when(den > 0).then((sums[0] + sums[1]) / den).otherwise(None)
 
 
