@@ -123,14 +123,31 @@ def test_front_door_on_distinct_scores_matches_sklearn(n: int) -> None:
 @SETTINGS
 @given(df=frames(), pos_label=st.sampled_from([0, 1]))
 def test_the_whole_column_plan_matches_pairwise_counts(df: pl.DataFrame, pos_label: int) -> None:
-    """The front door's plan for one eager column (the classes sorted in one query, searched
-    on Series): ties across classes, -0.0 and 0.0, infinities, nulls and NaN left out."""
+    """The front door's plan for one eager column (the classes sorted in one query, merged
+    in NumPy): ties across classes, -0.0 and 0.0, infinities, nulls and NaN left out."""
     got = whole_scores(df.lazy(), "y", "s", pos_label, ["auroc", "average_precision"]).collect()
     flipped = df.with_columns(pl.col("y").replace_strict({0: 1, 1: 0}, default=None))
     want = expected(df if pos_label == 1 else flipped)
     same(got["auroc"].item(), want[0])
     same(got["average_precision"].item(), want[1])
     assert got.schema == pl.Schema({"auroc": pl.Float64, "average_precision": pl.Float64})
+
+
+@pytest.mark.parametrize("tied", [0.0, 0.01, 0.5])
+def test_the_whole_column_merge_matches_sklearn_on_long_runs(tied: float) -> None:
+    """300,000 rows, so NumPy's stable sort merges two long sorted runs (small inputs take its
+    insertion sort): no ties, 1% and half the rows rounded onto a coarse grid that ties across
+    classes."""
+    rng = np.random.default_rng(17)
+    n = 300_000
+    y = (rng.random(n) < 0.3).astype(np.int64)
+    s = rng.normal(size=n) + y
+    coarse = rng.random(n) < tied
+    s[coarse] = np.round(s[coarse], 2)
+    df = pl.DataFrame({"y": y, "s": s})
+    got = whole_scores(df.lazy(), "y", "s", 1, ["auroc", "average_precision"]).collect().row(0)
+    assert got[0] == pytest.approx(skm.roc_auc_score(y, s), abs=TOL)
+    assert got[1] == pytest.approx(skm.average_precision_score(y, s), abs=TOL)
 
 
 @pytest.mark.parametrize("plan", ["whole", "rank"])

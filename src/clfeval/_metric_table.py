@@ -388,7 +388,7 @@ def evaluate(
     expressed = [n for n in score_names if n not in ranked or part is None]
     plan = _sort_plan(prep, rows.frame, row_weight, expressed) if expressed else "lists"
     whole = [n for n in expressed if n in WHOLE and (n != "auroc" or max_fpr in (None, 1))]
-    if plan == "whole" and isinstance(scores, str) and whole:  # sorted once, searched on Series
+    if plan == "whole" and isinstance(scores, str) and whole:  # sorted once, merged in NumPy
         parts.append(whole_scores(rows.frame, y, scores, pos_label, whole))
         expressed = [n for n in expressed if n not in whole]
     if expressed:

@@ -231,52 +231,42 @@ def _classes() -> tuple[pl.Expr, pl.Expr, pl.Expr, pl.Expr]:
     return e.slice(1, n), e.slice(n + 1), e.len().cast(F64) - 1.0 - n_neg, n_neg
 
 
-def _positive_scores(positives: pl.Expr, runs: bool) -> tuple[pl.Expr, pl.Expr | None, pl.Expr]:
-    """The sorted positives as (score, how many times it occurs, positives below it).
-
-    With ``runs`` each distinct score once (run-length encoded: tied scores then cost one
-    binary search each, not one per row); without, one entry per row (the multiplicity is 1,
-    none is returned), which spares the encoding when scores are mostly distinct.
+def _positive_scores(positives: pl.Expr) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
+    """The sorted positives, run-length encoded: (each distinct score, how many times it
+    occurs, the positives below it). Tied scores then cost one binary search each, not one
+    per row.
     """
-    if runs:
-        encoded = positives.rle()
-        times = encoded.struct.field("len").cast(pl.Int64)
-        return encoded.struct.field("value"), times, times.cum_sum() - times
-    i = pl.int_range(positives.len(), dtype=pl.Int64)
-    first = pl.when((positives != positives.shift(1)).fill_null(True)).then(i).otherwise(0)
-    return positives, None, first.cum_max()
+    encoded = positives.rle()
+    times = encoded.struct.field("len").cast(pl.Int64)
+    return encoded.struct.field("value"), times, times.cum_sum() - times
 
 
 def auroc_of_sorted(
-    negatives: pl.Expr, positives: pl.Expr, n_pos: pl.Expr, n_neg: pl.Expr, runs: bool = True
+    negatives: pl.Expr, positives: pl.Expr, n_pos: pl.Expr, n_neg: pl.Expr
 ) -> pl.Expr:
     """Σ over positives of (#negatives below + #negatives at or below) / 2, over P·N (ties
     count ½: Mann–Whitney), from each class's scores sorted ascending; null unless both
-    classes are present. The counts are two binary searches per positive score
-    (:func:`_positive_scores`).
+    classes are present. The counts are two binary searches per distinct positive score,
+    times its multiplicity (:func:`_positive_scores`).
     """
-    value, times, _ = _positive_scores(positives, runs)
+    value, times, _ = _positive_scores(positives)
     below = negatives.search_sorted(value, side="left").cast(pl.Int64)
     at_or_below = negatives.search_sorted(value, side="right").cast(pl.Int64)
-    pairs = below + at_or_below if times is None else times * (below + at_or_below)
-    area = pairs.sum().cast(F64) / 2.0 / n_pos / n_neg
+    area = (times * (below + at_or_below)).sum().cast(F64) / 2.0 / n_pos / n_neg
     return pl.when((n_pos > 0) & (n_neg > 0)).then(area).otherwise(None)
 
 
-def ap_of_sorted(
-    negatives: pl.Expr, positives: pl.Expr, n_pos: pl.Expr, n_neg: pl.Expr, runs: bool = True
-) -> pl.Expr:
+def ap_of_sorted(negatives: pl.Expr, positives: pl.Expr, n_pos: pl.Expr, n_neg: pl.Expr) -> pl.Expr:
     """(1/P) Σ over positives of tp/(tp + fp) at their score, from each class's scores sorted
     ascending; null without positives.
 
     At a positive score t, tp = P − (positives below t) and fp = N − (negatives below t: a
-    binary search), once per distinct score times its multiplicity with ``runs``.
+    binary search), once per distinct score times its multiplicity.
     """
-    value, times, lower = _positive_scores(positives, runs)
+    value, times, lower = _positive_scores(positives)
     tp = n_pos - lower.cast(F64)
     fp = n_neg - negatives.search_sorted(value, side="left").cast(F64)
-    precision = tp / (tp + fp) if times is None else times * (tp / (tp + fp))
-    return pl.when(n_pos > 0).then(precision.sum() / n_pos).otherwise(None)
+    return pl.when(n_pos > 0).then((times * (tp / (tp + fp))).sum() / n_pos).otherwise(None)
 
 
 def sorted_auroc(pos: pl.Expr, s: pl.Expr, valid: pl.Expr) -> pl.Expr:
