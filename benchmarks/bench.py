@@ -945,7 +945,20 @@ def grouped_workloads(groups: int) -> list[Workload]:
             "proba",
             ["y", *PROBA],
             {
-                "clfeval": Candidate(lambda c: lambda: c.frame("proba").select(ovr).item(), scalar),
+                "clfeval": Candidate(
+                    lambda c: (
+                        lambda: ce.metrics(
+                            c.frame("proba"), "y", score=dict(enumerate(PROBA)), metrics=["auroc"]
+                        ).item()
+                    ),
+                    scalar,
+                    note="ce.metrics(df, y, score={k: p_k}, metrics=['auroc'])",
+                ),
+                "expr": Candidate(
+                    lambda c: lambda: c.frame("proba").select(ovr).item(),
+                    scalar,
+                    note="df.select(ce.auroc(y, {k: p_k})), the expression in select",
+                ),
                 "stream": Candidate(
                     lambda c: (
                         lambda: c.scan("proba").select(ovr).collect(engine="streaming").item()
@@ -1282,7 +1295,7 @@ def targets(
         "expr",
         "clfeval",
         1.2,
-        ("auroc_cont", "ap_cont", "auroc_ties", "ap_ties", "grouped_auroc"),
+        ("auroc_cont", "ap_cont", "auroc_ties", "ap_ties", "grouped_auroc", "ovr_auroc"),
     )
     slower(
         "LazyFrame tied scores (streaming) ≤ 1.5× eager",

@@ -150,6 +150,64 @@ def test_the_whole_column_merge_matches_sklearn_on_long_runs(tied: float) -> Non
     assert got[1] == pytest.approx(skm.average_precision_score(y, s), abs=TOL)
 
 
+@st.composite
+def per_class_frames(draw: Any) -> tuple[pl.DataFrame, dict[str, str]]:
+    """Three scored classes ("a" never occurs in some draws; "d", not scored, is left out),
+    tied scores, nulls and NaN in y and in any class's score column."""
+    n = draw(st.integers(0, 40))
+    labels = st.sampled_from(["a", "b", "c", "d", None] if draw(st.booleans()) else ["b", "c"])
+    data: dict[str, Any] = {"y": draw(st.lists(labels, min_size=n, max_size=n))}
+    for c in "abc":
+        data[f"p_{c}"] = draw(st.lists(st.sampled_from(POOL), min_size=n, max_size=n))
+    schema = {"y": pl.String, **{f"p_{c}": pl.Float64 for c in "abc"}}
+    return pl.DataFrame(data, schema=schema), {c: f"p_{c}" for c in "abc"}
+
+
+@SETTINGS
+@given(data=per_class_frames(), average=st.sampled_from(["macro", "weighted"]))
+def test_the_whole_column_plan_one_vs_rest_equals_the_expressions(
+    data: tuple[pl.DataFrame, dict[str, str]], average: Any
+) -> None:
+    """One-vs-rest through the whole-column plan (each class sorted once, merged in NumPy):
+    the expressions' numbers, with a row left out for every class when any of its scores is
+    null or NaN, and an absent class null and left out of the average."""
+    df, mapping = data
+    names = ["auroc", "average_precision"]
+    got = whole_scores(df.lazy(), "y", mapping, None, names, average=average).collect()
+    want = df.select(
+        ce.auroc("y", mapping, average=average), ce.average_precision("y", mapping, average=average)
+    )
+    for name in names:
+        same(got[name].item(), want[name].item())
+    assert got.schema == pl.Schema(dict.fromkeys(names, pl.Float64))
+
+
+@pytest.mark.parametrize("average", ["macro", "weighted"])
+def test_the_front_door_one_vs_rest_matches_sklearn(average: str) -> None:
+    """200,000 rows, four classes, a quarter of the probabilities rounded (ties across
+    classes): ``ce.metrics`` (the whole-column plan) gives scikit-learn's numbers."""
+    rng = np.random.default_rng(3)
+    n, k = 200_000, 4
+    y = rng.integers(0, k, n)
+    logits = rng.normal(size=(n, k))
+    logits[np.arange(n), y] += 1.0
+    proba = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+    rounded = rng.random(n) < 0.25
+    proba[rounded] = np.round(proba[rounded], 2)
+    proba[rounded] /= proba[rounded].sum(axis=1, keepdims=True)
+    df = pl.DataFrame({"y": y, **{f"p{c}": proba[:, c] for c in range(k)}})
+    scores = {c: f"p{c}" for c in range(k)}
+    got = ce.metrics(
+        df, "y", score=scores, metrics=["auroc", "average_precision"], average=average
+    ).row(0)
+    assert got[0] == pytest.approx(
+        skm.roc_auc_score(y, proba, multi_class="ovr", average=average), abs=TOL
+    )
+    assert got[1] == pytest.approx(
+        skm.average_precision_score(np.eye(k)[y], proba, average=average), abs=TOL
+    )
+
+
 @pytest.mark.parametrize("plan", ["whole", "rank"])
 @SETTINGS
 @given(df=frames())
