@@ -1,11 +1,11 @@
 """AUROC and average precision of one whole eager column (binary or one-vs-rest), one row.
 
 The frame functions' plan for eager, unweighted, ungrouped scores with mostly distinct values.
-Each class's scores are value-sorted once, against the rest (one Polars query, the row filter
-computed once); the counts then come from one merge of the two sorted sides: NumPy's stable
-sort finds the two runs and merges them in linear time, about a third of the cost of the
-binary searches that the expressions (:func:`clfeval._score.auroc_of_sorted`) run inside
-``list.eval``.
+Each class's scores are value-sorted once, against the rest (one Polars query per class, the
+row filter computed once for all); the counts then come from one NumPy binary search per
+positive, a second one only where a positive ties with a negative. The expressions
+(:func:`clfeval._score.auroc_of_sorted`) run two searches per distinct positive score inside
+``list.eval``, which copies both classes.
 """
 
 from __future__ import annotations
@@ -45,26 +45,20 @@ def whole_scores(
     else:
         classes, scores = class_scores(score, labels)  # type: ignore[misc]
         valid = score_valid(yv, scores, None) & is_class(yv, classes)
-    # fixed names, so the row filter is computed once (no user column can be overwritten)
-    named = [s.alias(f"s{k}") for k, s in enumerate(scores)]
-    rows = frame.select(yv.alias("y"), valid.alias("valid"), *named)
-    query, y_row, valid_row = [], pl.col("y"), pl.col("valid")
-    for k, c in enumerate(classes):
-        pos, s = (y_row == c).fill_null(False), pl.col(f"s{k}")
-        negatives = s.filter(valid_row & ~pos)
-        both = negatives.sort().append(s.filter(valid_row & pos).sort())
-        query += [both.implode().alias(f"s{k}"), negatives.len().alias(f"n{k}")]
-    # DataFrame.select's engine: the sorts take 20-30% longer under "auto"
-    sorted_ = rows.select(query).collect(engine="in-memory")
+    keep = frame.select(valid).collect(engine="in-memory").to_series()  # computed once
     values: dict[str, list[float | None]] = {name: [] for name in names}
     support = []
-    for k in range(len(classes)):
-        n = sorted_[f"n{k}"][0]
-        both = sorted_[f"s{k}"][0].to_numpy()  # one contiguous buffer: negatives, positives
-        below, at_or_below = negatives_below(both, n)
+    for c, s in zip(classes, scores):  # one class at a time: its two sorted sides in memory
+        pos, ok = (yv == c).fill_null(False), pl.lit(keep)
+        sides = frame.select(
+            s.filter(ok & ~pos).sort().implode().alias("negatives"),
+            s.filter(ok & pos).sort().implode().alias("positives"),
+        ).collect(engine="in-memory")  # DataFrame.select's engine: "auto" sorts 20-30% slower
+        negatives, positives = (sides[side][0].to_numpy() for side in sides.columns)
+        below, at_or_below = negatives_below(negatives, positives)
         for name in names:
-            values[name].append(FORMULA[name](both[:n], both[n:], below, at_or_below))
-        support.append(float(len(both) - n))
+            values[name].append(FORMULA[name](negatives, positives, below, at_or_below))
+        support.append(float(len(positives)))
     if isinstance(score, str):
         return pl.DataFrame(values, schema=dict.fromkeys(names, F64)).lazy()
     weights = [pl.lit(p, F64) for p in support]
@@ -74,55 +68,56 @@ def whole_scores(
     return pl.select(averaged).lazy()
 
 
-def negatives_below(both: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Per positive: the negatives scored below it, and at or below it. ``both`` holds the
-    ``n`` negatives' scores sorted ascending, then the positives' sorted ascending.
+def negatives_below(negatives: np.ndarray, positives: np.ndarray) -> tuple[np.ndarray, int]:
+    """Per positive, the negatives scored below it; and the total over positives of the
+    negatives scored at or below it (both classes sorted ascending).
 
-    A stable merge with the negatives first puts each positive right after the negatives
-    scored at or below it, so that count is its merged position minus its rank among the
-    positives. A positive with a tied negative (the negative just before it is equal, -0.0
-    equal to 0.0) gets its count below from a binary search; for the others the two agree.
+    One binary search per positive gives the count at or below (NumPy's search of sorted
+    needles starts from the previous answer). Only a positive with a tied negative (the
+    negative just before it is equal, -0.0 equal to 0.0) needs a second search, for the
+    count below; for the others the two agree. Updated in place: few 8-byte columns.
     """
-    negatives, positives = both[:n], both[n:]
-    p = len(positives)
-    if n == 0 or p == 0:
-        return np.zeros(p, np.int64), np.zeros(p, np.int64)
-    order = np.argsort(both, kind="stable")  # two sorted runs: one linear merge
-    at_or_below = np.flatnonzero(order >= n)
-    del order
-    at_or_below -= np.arange(p)
-    tied = (at_or_below > 0) & (negatives[np.maximum(at_or_below - 1, 0)] == positives)
-    below = at_or_below.copy()
-    below[tied] = np.searchsorted(negatives, positives[tied], side="left")
+    below = np.searchsorted(negatives, positives, side="right")  # at or below, for now
+    at_or_below = int(below.sum())
+    if len(negatives) and len(positives):
+        previous = below - 1
+        np.maximum(previous, 0, out=previous)
+        tied = negatives[previous] == positives
+        del previous
+        tied &= below > 0
+        below[tied] = np.searchsorted(negatives, positives[tied], side="left")
     return below, at_or_below
 
 
 def _auroc(
-    negatives: np.ndarray, positives: np.ndarray, below: np.ndarray, at_or_below: np.ndarray
+    negatives: np.ndarray, positives: np.ndarray, below: np.ndarray, at_or_below: int
 ) -> float | None:
     """Σ over positives of (#negatives below + #negatives at or below) / 2, over P·N (ties
     count ½); None unless both classes are present."""
     n, p = len(negatives), len(positives)
     if n == 0 or p == 0:
         return None
-    pairs = int(below.sum()) + int(at_or_below.sum())  # exact: integer counts
+    pairs = int(below.sum()) + at_or_below  # exact: integer counts
     return float(pairs) / 2.0 / p / n
 
 
 def _average_precision(
-    negatives: np.ndarray, positives: np.ndarray, below: np.ndarray, at_or_below: np.ndarray
+    negatives: np.ndarray, positives: np.ndarray, below: np.ndarray, at_or_below: int
 ) -> float | None:
     """(1/P) Σ over positives of tp/(tp + fp) at their score t, tp = P − (positives below t),
     fp = N − (negatives below t); None without positives."""
     n, p = len(negatives), len(positives)
     if p == 0:
         return None
-    i = np.arange(p)
     starts = np.ones(p, dtype=bool)
     starts[1:] = positives[1:] != positives[:-1]  # the first of each run of equal scores
-    tp = p - np.maximum.accumulate(np.where(starts, i, 0))
-    fp = n - below
-    return float(np.sum(tp / (tp + fp))) / p
+    tp = np.arange(p)
+    tp[~starts] = 0
+    np.maximum.accumulate(tp, out=tp)  # the positives below each score
+    np.subtract(p, tp, out=tp)
+    predicted = np.subtract(n, below)  # fp, then tp + fp: in place, few 8-byte columns
+    predicted += tp
+    return float(np.sum(np.divide(tp, predicted))) / p
 
 
 FORMULA = {"auroc": _auroc, "average_precision": _average_precision}
