@@ -123,7 +123,7 @@ def test_front_door_on_distinct_scores_matches_sklearn(n: int) -> None:
 @SETTINGS
 @given(df=frames(), pos_label=st.sampled_from([0, 1]))
 def test_the_whole_column_plan_matches_pairwise_counts(df: pl.DataFrame, pos_label: int) -> None:
-    """The front door's plan for one eager column (the classes sorted in one query, merged
+    """The front door's plan for one eager column (the classes sorted in one query, searched
     in NumPy): ties across classes, -0.0 and 0.0, infinities, nulls and NaN left out."""
     got = whole_scores(df.lazy(), "y", "s", pos_label, ["auroc", "average_precision"]).collect()
     flipped = df.with_columns(pl.col("y").replace_strict({0: 1, 1: 0}, default=None))
@@ -134,10 +134,9 @@ def test_the_whole_column_plan_matches_pairwise_counts(df: pl.DataFrame, pos_lab
 
 
 @pytest.mark.parametrize("tied", [0.0, 0.01, 0.5])
-def test_the_whole_column_merge_matches_sklearn_on_long_runs(tied: float) -> None:
-    """300,000 rows, so NumPy's stable sort merges two long sorted runs (small inputs take its
-    insertion sort): no ties, 1% and half the rows rounded onto a coarse grid that ties across
-    classes."""
+def test_the_whole_column_plan_matches_sklearn_on_long_columns(tied: float) -> None:
+    """300,000 rows (long sorted classes, a search per positive): no ties, and 1% or half the
+    rows rounded onto a coarse grid that ties across classes (the second search)."""
     rng = np.random.default_rng(17)
     n = 300_000
     y = (rng.random(n) < 0.3).astype(np.int64)
@@ -168,7 +167,7 @@ def per_class_frames(draw: Any) -> tuple[pl.DataFrame, dict[str, str]]:
 def test_the_whole_column_plan_one_vs_rest_equals_the_expressions(
     data: tuple[pl.DataFrame, dict[str, str]], average: Any
 ) -> None:
-    """One-vs-rest through the whole-column plan (each class sorted once, merged in NumPy):
+    """One-vs-rest through the whole-column plan (each class sorted once, searched in NumPy):
     the expressions' numbers, with a row left out for every class when any of its scores is
     null or NaN, and an absent class null and left out of the average."""
     df, mapping = data

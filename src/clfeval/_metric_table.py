@@ -392,7 +392,7 @@ def evaluate(
         whole = []  # one value per class or micro: the expressions
     elif not isinstance(scores, str) and opts["multi_class"] != "ovr":
         whole = [n for n in whole if n != "auroc"]  # one-vs-one: the expressions
-    if plan == "whole" and whole:  # each class sorted once, merged in NumPy
+    if plan == "whole" and whole:  # each class sorted once, searched in NumPy
         average = opts["score_average"]
         parts.append(whole_scores(rows.frame, y, scores, pos_label, whole, opts["labels"], average))
         expressed = [n for n in expressed if n not in whole]
