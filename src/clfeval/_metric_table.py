@@ -40,7 +40,7 @@ from clfeval._validate import (
     expand_list_scores,
     prepare,
 )
-from clfeval._whole import WHOLE, whole_scores
+from clfeval._whole import whole_names, whole_scores
 from clfeval.exceptions import InputError
 
 LABEL_DEFAULT = _metrics.default_set("label")
@@ -387,14 +387,11 @@ def evaluate(
         parts.append(part)
     expressed = [n for n in score_names if n not in ranked or part is None]
     plan = _sort_plan(prep, rows.frame, row_weight, expressed) if expressed else "lists"
-    whole = [n for n in expressed if n in WHOLE and (n != "auroc" or max_fpr in (None, 1))]
-    if not isinstance(scores, str) and opts["score_average"] not in ("macro", "weighted"):
-        whole = []  # one value per class or micro: the expressions
-    elif not isinstance(scores, str) and opts["multi_class"] != "ovr":
-        whole = [n for n in whole if n != "auroc"]  # one-vs-one: the expressions
+    score_average = opts["score_average"]
+    multiclass = not isinstance(scores, str)
+    whole = whole_names(expressed, multiclass, score_average, opts["multi_class"], max_fpr)
     if plan == "whole" and whole:  # each class sorted once, searched in NumPy
-        average = opts["score_average"]
-        parts.append(whole_scores(rows.frame, y, scores, pos_label, whole, opts["labels"], average))
+        parts.append(whole_scores(rows.frame, y, scores, pos_label, whole, labels, score_average))
         expressed = [n for n in expressed if n not in whole]
     if expressed:
         sopts = {**opts, "weight": row_weight}

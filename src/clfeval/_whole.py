@@ -19,7 +19,18 @@ import polars as pl
 from clfeval._score import Average, class_scores, combine, is_class, score_valid
 
 F64 = pl.Float64
-WHOLE = ("auroc", "average_precision")
+
+
+def whole_names(
+    names: list[str], per_class: bool, average: Any, multi_class: str, max_fpr: float | None
+) -> list[str]:
+    """The metrics among ``names`` this plan computes: AUROC (not partial) and average
+    precision, binary or one-vs-rest macro or weighted; the expressions do the rest (one
+    value per class, micro, one-vs-one, partial AUROC)."""
+    if per_class and average not in ("macro", "weighted"):
+        return []
+    auroc = max_fpr in (None, 1) and (not per_class or multi_class == "ovr")
+    return [n for n in names if n == "average_precision" or (n == "auroc" and auroc)]
 
 
 def whole_scores(
@@ -31,7 +42,7 @@ def whole_scores(
     labels: Sequence[Any] | None = None,
     average: Average = "macro",
 ) -> pl.LazyFrame:
-    """One row, one Float64 column per name in ``names`` (among :data:`WHOLE`).
+    """One row, one Float64 column per name in ``names`` (from :func:`whole_names`).
 
     ``score`` is one column (binary, ``pos_label`` the positive class) or one column per
     class, as the expressions take it: one-vs-rest, each class against the rest, then the
