@@ -242,16 +242,19 @@ CREATE OR REPLACE MACRO _clf_checked_bins(n_bins) AS
 -- The bin of p among n equal bins of [0, 1], as numpy.searchsorted(inner edges, p) with the
 -- edges k * (1 / n) (numpy.linspace's): a value on an inner edge goes to the lower
 -- bin. No search: with k = round(p n), p is within half a step of the edge k * (1 / n), so the
--- bin is k - 1 or k by the side of that one edge p is on; clipped to [0, n - 1]. Python twin:
--- clfeval._prob.uniform_bin, bit for bit. A NaN or infinite p gets a bin without failing the
--- cast (the callers raise on it or leave it out).
+-- bin is k - 1 or k by the side of that one edge p is on (_clf_bin_edge, a DOUBLE: -1 for
+-- p = 0, n for a p just below 1 when n * (1 / n) < 1), then clipped to [0, n - 1]
+-- (_clf_bin_clip). A GROUP BY on the unclipped key clips its few groups afterwards instead of
+-- every row (clf_calibration). Python twin: clfeval._prob.uniform_bin, bit for bit. A NaN or
+-- infinite p gets a bin without failing the cast (the callers raise on it or leave it out).
 -- _clf_uniform_bin takes n_bins as given, read as a DOUBLE through text (so text or a boolean
 -- binds, and the caller's _clf_checked_bins raises on it); _clf_bin_among takes a DOUBLE n
 -- (a column where it can: each nested macro copy of n costs binding time).
-CREATE OR REPLACE MACRO _clf_bin_fixed(p, k, step, n) AS CAST(
-    least(greatest(k - CAST(p <= k * step AS DOUBLE), 0.0::DOUBLE), n - 1.0) AS BIGINT);
-CREATE OR REPLACE MACRO _clf_bin_among(p, n) AS
-    _clf_bin_fixed(p, round(p * n), 1.0::DOUBLE / n, n);
+CREATE OR REPLACE MACRO _clf_bin_side(p, k, step) AS k - CAST(p <= k * step AS DOUBLE);
+CREATE OR REPLACE MACRO _clf_bin_edge(p, n) AS _clf_bin_side(p, round(p * n), 1.0::DOUBLE / n);
+CREATE OR REPLACE MACRO _clf_bin_clip(bin, n) AS
+    CAST(least(greatest(bin, 0.0::DOUBLE), n - 1.0) AS BIGINT);
+CREATE OR REPLACE MACRO _clf_bin_among(p, n) AS _clf_bin_clip(_clf_bin_edge(p, n), n);
 CREATE OR REPLACE MACRO _clf_uniform_bin(p, n_bins) AS
     _clf_bin_among(p, TRY_CAST(CAST(n_bins AS VARCHAR) AS DOUBLE));
 

@@ -57,7 +57,11 @@ SELECT
     CASE WHEN weight_col IS NULL THEN NULL ELSE __clf_ws END AS wstats
 FROM (
     SELECT
-        COLUMNS(_clf_group_list(group_cols)), __clf_y, __clf_yhat,
+        -- the group columns and __clf_y (so the list is never empty), and the constant
+        -- __clf_nogroup in this SELECT: DuckDB drops a constant key here, not one read from
+        -- the subquery (a third of the count without group columns)
+        COLUMNS(list_concat(CAST(group_cols AS VARCHAR[]), ['__clf_y'])), __clf_yhat,
+        NULL::BOOLEAN AS __clf_nogroup,
         count(*) AS __clf_n__i,
         sum(__clf_w) AS __clf_n__d,
         struct_pack(
@@ -67,7 +71,6 @@ FROM (
             lo := min(__clf_w)) AS __clf_ws
     FROM (
         SELECT *,
-            NULL::BOOLEAN AS __clf_nogroup,
             COLUMNS([y]) AS __clf_y,
             COLUMNS([yhat]) AS __clf_yhat,
             CAST(COLUMNS([coalesce(weight_col, '__clf_one')]) AS DOUBLE) AS __clf_w

@@ -104,23 +104,26 @@ quantile_edges AS (
     GROUP BY ALL
 ),
 -- numpy.searchsorted(inner edges, p): the number of inner edges strictly below p; uniform
--- bins by arithmetic (_clf_bin_among, 00_helpers.sql), quantile bins by counting their edges.
+-- bins by arithmetic (_clf_bin_edge, 00_helpers.sql; its key runs one past each end, and
+-- raw_bins clips the few groups, not the rows), quantile bins by counting their edges.
+-- (n_bins checked and read once, as a column: the bin arithmetic repeats n, and a macro
+-- expression in its place took 80 ms to bind)
+n_col AS (SELECT _clf_option_number(_clf_checked_bins(n_bins)) AS n),
 binned AS (
-    -- (n_bins checked and read once, as a column: the bin arithmetic repeats n, and a macro
-    -- expression in its place took 80 ms to bind)
-    SELECT __clf_key, __clf_pos, __clf_s, __clf_w, _clf_bin_among(__clf_s, b.n) AS bin
-    FROM rows_in, (SELECT _clf_option_number(_clf_checked_bins(n_bins)) AS n) AS b
+    SELECT __clf_key, __clf_pos, __clf_s, __clf_w, _clf_bin_edge(__clf_s, b.n) AS bin
+    FROM rows_in, n_col AS b
     WHERE _clf_checked_strategy(strategy) = 'uniform'
     UNION ALL
     SELECT i.__clf_key, i.__clf_pos, i.__clf_s, i.__clf_w,
-        len(list_filter(coalesce(q.edges, []), lambda edge: edge < i.__clf_s)) AS bin
+        CAST(len(list_filter(coalesce(q.edges, []), lambda edge: edge < i.__clf_s)) AS DOUBLE) AS bin
     FROM rows_in AS i
     LEFT JOIN quantile_edges AS q USING (__clf_key)
     WHERE _clf_checked_strategy(strategy) = 'quantile'
 ),
 -- per bin: the weight, the weighted sum of probabilities, the positive weight and the
--- smallest and largest probability (for the checks); without a weight column, counts
-raw_bins AS (
+-- smallest and largest probability (for the checks); without a weight column, counts. The
+-- unclipped bins first, then their few groups clipped to [0, n - 1] and merged.
+unclipped AS (
     SELECT __clf_key, bin, count(*) AS w, sum(__clf_s) AS ws,
         count_if(__clf_pos) AS pw, min(__clf_s) AS lo, max(__clf_s) AS hi
     FROM binned
@@ -132,6 +135,12 @@ raw_bins AS (
     FROM binned
     WHERE weight_col IS NOT NULL
     GROUP BY __clf_key, bin
+),
+raw_bins AS (
+    SELECT __clf_key, _clf_bin_clip(bin, b.n) AS bin, sum(w) AS w, sum(ws) AS ws,
+        sum(pw) AS pw, min(lo) AS lo, max(hi) AS hi
+    FROM unclipped, n_col AS b
+    GROUP BY ALL
 ),
 -- The checks read what the GROUP BY of the bins gives anyway: without a weight column, when
 -- every bin's smallest probability is >= 0 and its largest <= 1 (a NaN is the largest DOUBLE

@@ -18,7 +18,7 @@ import duckdb
 import numpy as np
 import polars as pl
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from sklearn import metrics as skm
 from sklearn.calibration import calibration_curve
@@ -328,6 +328,23 @@ def test_calibration_matches_sklearn(con, case, n_bins, strategy):
         got = pick(res, key)
         assert_points(got, {"fraction_positive": prob_true, "mean_predicted": prob_pred})
         assert got["count"].sum() == len(y)
+
+
+@settings(max_examples=40, deadline=None)
+@example(n_bins=49)  # 49 * (1 / 49) < 1: p = 1 is one past the last bin before the clip
+@given(n_bins=st.integers(1, 1000))
+def test_calibration_bins_are_searchsorted_bit_for_bit(con, n_bins):
+    """Every edge of [0, 1] and its neighbours one ulp away (0 and 1 included) fall in the bin
+    numpy's searchsorted gives: the macro clips its unclipped key per group, not per row."""
+    edges = np.linspace(0.0, 1.0, n_bins + 1)
+    near = np.concatenate([edges, np.nextafter(edges, 2), np.nextafter(edges, -1)])
+    p = near[(near >= 0) & (near <= 1)]
+    res = sql.calibration(
+        pl.DataFrame({"y": np.arange(len(p)) % 2, "p": p}), "y", "p", n_bins=n_bins, con=con
+    )
+    bins, counts = np.unique(np.searchsorted(edges[1:-1], p, side="left"), return_counts=True)
+    assert res["bin"].to_list() == bins.tolist()
+    assert res["count"].to_list() == counts.tolist()
 
 
 @SETTINGS
@@ -1015,6 +1032,61 @@ def test_probabilities_outside_unit_interval_raise(con):
     for macro in ("clf_log_loss", "clf_brier"):
         with pytest.raises(InputError, match=r"column 'p' \(proba\) has 2 value\(s\) outside"):
             sql.aggregate(macro, df, "y", "p", con=con)
+
+
+# values on and just past the edges of what the checks allow (-0.0 is 0; 1e-300 below 0 is not)
+EDGE_P = [
+    0.1,
+    0.7,
+    0.0,
+    -0.0,
+    1.0,
+    1 + 1e-12,
+    -1e-300,
+    2.0,
+    float("nan"),
+    float("inf"),
+    -float("inf"),
+]
+EDGE_W = [1.0, 2.5, 0.0, -0.0, -1.0, -1e-300, float("nan"), float("inf"), -float("inf")]
+
+
+def _outcome(run: Callable[[], pl.DataFrame]) -> pl.DataFrame | str:
+    try:
+        return run()
+    except InputError as err:
+        return str(err)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_a_table_is_checked_as_the_front_door_checks_a_frame(con, data):
+    """The check pass over a DuckDB table (the columns' smallest and largest values first, the
+    counts only when those cannot clear every check) raises what the Polars front door raises
+    on the same rows, and lets through what it lets through."""
+    n = data.draw(st.integers(1, 8))
+    rows = st.lists(st.sampled_from(EDGE_P), min_size=n, max_size=n)
+    df = pl.DataFrame(
+        {
+            "y": data.draw(st.lists(st.sampled_from([0, 1]), min_size=n, max_size=n)),
+            "p": data.draw(rows),
+            "w": data.draw(st.lists(st.sampled_from(EDGE_W), min_size=n, max_size=n)),
+        },
+        schema={"y": pl.Int64, "p": pl.Float64, "w": pl.Float64},
+    )
+    weight = data.draw(st.sampled_from([None, "w"]))
+    con.execute("CREATE OR REPLACE TABLE edge_rows AS SELECT * FROM df")
+    try:
+        for front, table in ((ce.calibration, sql.calibration), (ce.roc_curve, sql.roc_curve)):
+            want = _outcome(lambda f=front: f(df, "y", "p", weight=weight))
+            got = _outcome(lambda t=table: t("edge_rows", "y", "p", weight=weight, con=con))
+            if isinstance(want, str) or isinstance(got, str):
+                assert got == want
+            else:
+                assert got.columns == want.columns
+                assert_close(got.to_numpy(), want.to_numpy())
+    finally:
+        con.execute("DROP TABLE edge_rows")
 
 
 def test_option_errors_are_clear(con):

@@ -9,6 +9,7 @@ parameters (``COLUMNS([$c0])``, ``query_table($tbl)``); only fixed text reaches 
 
 from __future__ import annotations
 
+import math
 import re
 import secrets
 from collections.abc import Sequence
@@ -172,6 +173,52 @@ def _masks(
     return null_sql, bad_sql, f"({keep})"
 
 
+# The checks a column's smallest and largest value can clear: DuckDB sorts NaN above +inf, so
+# a NaN shows as the largest value.
+_BOUNDED = ("nan", "inf", "negative", "outside01")
+
+
+def _cleared(test: str, lo: Any, hi: Any) -> bool:
+    """Whether no row fails ``test`` when the column's non-null values span [lo, hi]."""
+    if lo is None:  # no value
+        return True
+    if test == "nan":
+        return not math.isnan(hi)
+    if test == "inf":
+        return math.isfinite(lo) and math.isfinite(hi)
+    if test == "negative":
+        return lo >= 0
+    return lo >= 0 and hi <= 1  # outside01 (False on a NaN)
+
+
+def _bounds(
+    con: duckdb.DuckDBPyConnection, rows: _Rows, p: Plan, schema: pl.Schema, common: list[str]
+) -> dict[str, Any] | None:
+    """The counts of :func:`scan` from one cheaper pass, or None when it cannot tell: with
+    every column present and no row dropped, the smallest and largest value of each checked
+    column clear its checks (a ``min``/``max`` costs a third of a ``count_if`` of the test)."""
+    cols = list(dict.fromkeys(c.column for c in p.checks if c.test != "null"))
+    if not all(c.test in ("null", *_BOUNDED) for c in p.checks) or not all(
+        schema[c].is_numeric() and not schema[c].is_decimal() for c in cols
+    ):
+        return None
+    a = rows.alias
+    items = [f"min({a[c]}) AS lo_{j}, max({a[c]}) AS hi_{j}" for j, c in enumerate(cols)]
+    result = _sql(con, f"{rows.cte} SELECT {', '.join(items + common)} FROM __clf_r", rows.binds)
+    found = dict(zip([d[0] for d in result.description], result.fetchall()[0]))
+    counts = {k: v for k, v in found.items() if not k.startswith(("lo_", "hi_"))}
+    for i, check in enumerate(p.checks):
+        if check.test != "null":
+            j = cols.index(check.column)
+            lo, hi = found[f"lo_{j}"], found[f"hi_{j}"]
+            if not _cleared(check.test, lo, hi):
+                return None
+            if check.test == "outside01":
+                counts[f"lo{i}"], counts[f"hi{i}"] = lo, hi
+        counts[f"n{i}"] = 0
+    return counts
+
+
 def scan(
     con: duckdb.DuckDBPyConnection,
     table: str,
@@ -193,30 +240,34 @@ def scan(
         tests.append(f"({_test(check, a[check.column], schema[check.column])} AND {scope})")
         if check.categories:
             binds["categories"] = list(check.categories)
-    # count_if of no rows is NULL in DuckDB: every count is coalesced to 0; a null check
-    # counts 0 without a pass when the probe found no missing value
-    items = [
-        f"0 AS n{i}"
-        if null_free and check.test == "null"
-        else f"coalesce(count_if({t}), 0) AS n{i}"
-        for i, (check, t) in enumerate(zip(p.checks, tests))
-    ]
-    for i, check in enumerate(p.checks):
-        if check.test == "outside01":
-            c = a[check.column]
-            value = f"CASE WHEN {keep} AND NOT isnan({c}) THEN {c} END"
-            items += [f"min({value}) AS lo{i}", f"max({value}) AS hi{i}"]
-    items += ["count(*) AS n_rows", f"coalesce(count_if({keep}), 0) AS n_kept"]
+    common = ["count(*) AS n_rows", f"coalesce(count_if({keep}), 0) AS n_kept"]
     if p.weight is not None:
-        items.append(f"sum(CASE WHEN {keep} THEN CAST({a[p.weight]} AS DOUBLE) END) AS w_kept")
+        common.append(f"sum(CASE WHEN {keep} THEN CAST({a[p.weight]} AS DOUBLE) END) AS w_kept")
     y = a[p.label_cols[0]]
     if p.pos_label is not NOT_GIVEN:
-        items.append(f"coalesce(count_if({keep} AND {y} = $pos), 0) > 0 AS has_pos")  # bool_or: 2x
+        common.append(f"coalesce(count_if({keep} AND {y} = $pos), 0) > 0 AS has_pos")  # bool_or: 2x
         kept_y = f"CASE WHEN {keep} THEN {y} END"
-        items.append(f"coalesce(min({kept_y}) <> max({kept_y}), false) AS y_varies")
+        common.append(f"coalesce(min({kept_y}) <> max({kept_y}), false) AS y_varies")
         binds["pos"] = p.pos_label
-    result = _sql(con, f"{rows.cte} SELECT {', '.join(items)} FROM __clf_r", binds)
-    counts = dict(zip([d[0] for d in result.description], result.fetchall()[0]))
+    counts = None
+    if null_free and p.nonfinite != "drop":  # every row kept: the bounds may clear the checks
+        counts = _bounds(con, _Rows(rows.cte, binds, a), p, schema, common)
+    if counts is None:
+        # count_if of no rows is NULL in DuckDB: every count is coalesced to 0; a null check
+        # counts 0 without a pass when the probe found no missing value
+        items = [
+            f"0 AS n{i}"
+            if null_free and check.test == "null"
+            else f"coalesce(count_if({t}), 0) AS n{i}"
+            for i, (check, t) in enumerate(zip(p.checks, tests))
+        ]
+        for i, check in enumerate(p.checks):
+            if check.test == "outside01":
+                c = a[check.column]
+                value = f"CASE WHEN {keep} AND NOT isnan({c}) THEN {c} END"
+                items += [f"min({value}) AS lo{i}", f"max({value}) AS hi{i}"]
+        result = _sql(con, f"{rows.cte} SELECT {', '.join(items + common)} FROM __clf_r", binds)
+        counts = dict(zip([d[0] for d in result.description], result.fetchall()[0]))
 
     def rows_of(i: int) -> list[int]:
         numbered = "SELECT row_number() OVER () - 1 AS i, * FROM __clf_r"
