@@ -304,6 +304,19 @@ CREATE OR REPLACE MACRO _clf_typed(weight_col, name) AS
 CREATE OR REPLACE MACRO _clf_group_list(group_cols) AS
     list_concat(CAST(group_cols AS VARCHAR[]), ['__clf_nogroup']);
 
+-- The group columns, then col: the keys of a GROUP BY on the raw group columns (never an empty
+-- list, which COLUMNS refuses). Such a GROUP BY lists NULL::BOOLEAN AS __clf_nogroup in its
+-- own SELECT, where DuckDB drops the constant key (read from a subquery, the constant costs
+-- a third of the count), and packs the struct __clf_key on its few result rows: hashing a
+-- struct per input row costs more than the whole count.
+CREATE OR REPLACE MACRO _clf_keys_and(group_cols, col) AS
+    list_concat(CAST(group_cols AS VARCHAR[]), [col]);
+
+-- The window partition column of the score rows (_clf_score_rows): the group column itself
+-- when there is at most one (the constant __clf_nogroup when there is none), else __clf_key.
+CREATE OR REPLACE MACRO _clf_part_list(group_cols) AS
+    CASE WHEN len(group_cols) <= 1 THEN _clf_group_list(group_cols)[1:1] ELSE ['__clf_key'] END;
+
 -- A column name quoted for an error message.
 CREATE OR REPLACE MACRO _clf_quoted(col) AS '''' || CAST(col AS VARCHAR) || '''';
 

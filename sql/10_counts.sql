@@ -156,10 +156,10 @@ JOIN totals USING (__clf_key)
 LEFT JOIN per_class AS p USING (__clf_key, label), checked
 WHERE checked.ok;
 
--- (__clf_key, __clf_part, __clf_pos, __clf_s, __clf_w) for the rows with y, score and weight
--- present. __clf_part is the window partition key: the group column itself when there is at
--- most one (the constant __clf_nogroup when there is none), else the struct __clf_key. Sorting
--- on a struct costs about twice as much, and the row-level windows sort every row. __clf_w is
+-- (__clf_key, __clf_part, __clf_pos, the group columns, __clf_s, __clf_w) for the rows with
+-- y, score and weight present. __clf_part is the window partition key (_clf_part_list):
+-- sorting on a struct costs about twice as much, and the row-level windows sort every row. The
+-- group columns as they are serve the GROUP BYs (_clf_keys_and). __clf_w is
 -- BIGINT 1 without a weight column (window sums over integers run about twice as fast as over
 -- DOUBLE), else the weight as DOUBLE. A y of another kind than pos_label (text against a
 -- number) matches no row and a text score is NULL, so that no row fails on DuckDB's implicit
@@ -170,11 +170,9 @@ WHERE checked.ok;
 CREATE OR REPLACE MACRO _clf_score_rows(tbl, y, score, group_cols, weight_col, pos_label) AS TABLE
 SELECT
     __clf_key,
-    COLUMNS(CASE
-        WHEN len(group_cols) <= 1 THEN _clf_group_list(group_cols)[1:1]
-        ELSE ['__clf_key']
-    END) AS __clf_part,
-    __clf_pos, __clf_s,
+    COLUMNS(_clf_part_list(group_cols)) AS __clf_part,
+    __clf_pos,
+    COLUMNS(_clf_keys_and(group_cols, '__clf_s')),
     COLUMNS(_clf_typed(weight_col, '__clf_w')) AS __clf_w
 FROM (
     SELECT *,
@@ -256,9 +254,10 @@ WHERE plan.by_row;
 -- 1 and none can be bad: the positives are counted and the negatives are the rest (the two
 -- sums and the weight counts took half again as long as the whole GROUP BY); the other
 -- branch's filter is a constant, dropped when the call is bound.
+-- The GROUP BY runs on the raw group columns (_clf_keys_and) and packs __clf_key afterwards.
 CREATE OR REPLACE MACRO _clf_score_groups(tbl, y, score, group_cols, weight_col, pos_label) AS TABLE
-WITH g AS MATERIALIZED (
-    SELECT __clf_key, __clf_s AS threshold, any_value(__clf_part) AS __clf_part,
+WITH counted AS (
+    SELECT COLUMNS(_clf_keys_and(group_cols, '__clf_s')), NULL::BOOLEAN AS __clf_nogroup,
         count_if(__clf_pos) AS pos,
         count(*) - count_if(__clf_pos) AS neg,
         count(*) AS n_rows,
@@ -267,9 +266,9 @@ WITH g AS MATERIALIZED (
     FROM _clf_score_rows(tbl, y, score, group_cols, weight_col, pos_label),
         _clf_score_plan(tbl, y, score, group_cols, weight_col, pos_label) AS plan
     WHERE NOT plan.by_row AND weight_col IS NULL
-    GROUP BY __clf_key, __clf_s
+    GROUP BY ALL
     UNION ALL
-    SELECT __clf_key, __clf_s AS threshold, any_value(__clf_part) AS __clf_part,
+    SELECT COLUMNS(_clf_keys_and(group_cols, '__clf_s')), NULL::BOOLEAN AS __clf_nogroup,
         sum(CASE WHEN __clf_pos THEN __clf_w ELSE 0 END) AS pos,
         sum(CASE WHEN __clf_pos THEN 0 ELSE __clf_w END) AS neg,
         count(*) AS n_rows,
@@ -281,7 +280,12 @@ WITH g AS MATERIALIZED (
     FROM _clf_score_rows(tbl, y, score, group_cols, weight_col, pos_label),
         _clf_score_plan(tbl, y, score, group_cols, weight_col, pos_label) AS plan
     WHERE NOT plan.by_row AND weight_col IS NOT NULL
-    GROUP BY __clf_key, __clf_s
+    GROUP BY ALL
+),
+g AS MATERIALIZED (
+    SELECT __clf_key, COLUMNS(_clf_part_list(group_cols)) AS __clf_part, __clf_s AS threshold,
+        pos, neg, n_rows, n_live, w_nan, w_inf, w_neg, w_lo
+    FROM (SELECT *, struct_pack(*COLUMNS(_clf_group_list(group_cols))) AS __clf_key FROM counted)
 ),
 checked AS (
     SELECT _clf_check_finite(

@@ -110,34 +110,38 @@ quantile_edges AS (
 -- expression in its place took 80 ms to bind)
 n_col AS (SELECT _clf_option_number(_clf_checked_bins(n_bins)) AS n),
 binned AS (
-    SELECT __clf_key, __clf_pos, __clf_s, __clf_w, _clf_bin_edge(__clf_s, b.n) AS bin
+    SELECT rows_in.*, _clf_bin_edge(__clf_s, b.n) AS __clf_bin
     FROM rows_in, n_col AS b
     WHERE _clf_checked_strategy(strategy) = 'uniform'
     UNION ALL
-    SELECT i.__clf_key, i.__clf_pos, i.__clf_s, i.__clf_w,
-        CAST(len(list_filter(coalesce(q.edges, []), lambda edge: edge < i.__clf_s)) AS DOUBLE) AS bin
+    SELECT i.*,
+        CAST(len(list_filter(coalesce(q.edges, []), lambda edge: edge < i.__clf_s)) AS DOUBLE)
     FROM rows_in AS i
     LEFT JOIN quantile_edges AS q USING (__clf_key)
     WHERE _clf_checked_strategy(strategy) = 'quantile'
 ),
 -- per bin: the weight, the weighted sum of probabilities, the positive weight and the
 -- smallest and largest probability (for the checks); without a weight column, counts. The
--- unclipped bins first, then their few groups clipped to [0, n - 1] and merged.
+-- unclipped bins by the raw group columns first (_clf_keys_and), then their few groups
+-- keyed, clipped to [0, n - 1] and merged.
 unclipped AS (
-    SELECT __clf_key, bin, count(*) AS w, sum(__clf_s) AS ws,
+    SELECT COLUMNS(_clf_keys_and(group_cols, '__clf_bin')), NULL::BOOLEAN AS __clf_nogroup,
+        count(*) AS w, sum(__clf_s) AS ws,
         count_if(__clf_pos) AS pw, min(__clf_s) AS lo, max(__clf_s) AS hi
     FROM binned
     WHERE weight_col IS NULL
-    GROUP BY __clf_key, bin
+    GROUP BY ALL
     UNION ALL
-    SELECT __clf_key, bin, sum(__clf_w), sum(__clf_w * __clf_s),
+    SELECT COLUMNS(_clf_keys_and(group_cols, '__clf_bin')), NULL::BOOLEAN AS __clf_nogroup,
+        sum(__clf_w), sum(__clf_w * __clf_s),
         sum(CASE WHEN __clf_pos THEN __clf_w ELSE 0 END), min(__clf_s), max(__clf_s)
     FROM binned
     WHERE weight_col IS NOT NULL
-    GROUP BY __clf_key, bin
+    GROUP BY ALL
 ),
 raw_bins AS (
-    SELECT __clf_key, _clf_bin_clip(bin, b.n) AS bin, sum(w) AS w, sum(ws) AS ws,
+    SELECT struct_pack(*COLUMNS(_clf_group_list(group_cols))) AS __clf_key,
+        _clf_bin_clip(__clf_bin, b.n) AS bin, sum(w) AS w, sum(ws) AS ws,
         sum(pw) AS pw, min(lo) AS lo, max(hi) AS hi
     FROM unclipped, n_col AS b
     GROUP BY ALL
