@@ -18,17 +18,30 @@ CREATE OR REPLACE MACRO _clf_prob_guard(value, y, p, pos_label, weight, who) AS
             THEN _clf_agg_guard(value, y, NULL, pos_label, true, weight, who)
     END;
 
--- scikit-learn clips to [eps, 1 - eps] with eps the float64 machine epsilon.
+-- scikit-learn clips to [eps, 1 - eps] with eps the float64 machine epsilon. A CASE, not
+-- least(greatest(...)): DuckDB's least and greatest cost twice as much per row.
 CREATE OR REPLACE MACRO _clf_clip(x) AS
-    least(greatest(CAST(x AS DOUBLE), 2.220446049250313e-16), 1 - 2.220446049250313e-16);
+    CASE
+        WHEN x < 2.220446049250313e-16 THEN 2.220446049250313e-16
+        WHEN x > 1 - 2.220446049250313e-16 THEN 1 - 2.220446049250313e-16
+        ELSE CAST(x AS DOUBLE)
+    END;
+
+-- A row's two probabilities in scikit-learn's two-column form: given, that of the actual class
+-- (p for pos_label, 1 - p otherwise), and other, that of the other class (1 - p for
+-- pos_label, p otherwise). Branch-free, as |[y is not pos_label] - p| and |[y is pos_label] -
+-- p|: exact for p in [0, 1] (|0 - p| = p, |1 - p| = 1 - p) and half the cost of a CASE per
+-- row. NULL when y or p is NULL (the row is left out of the sums).
+CREATE OR REPLACE MACRO _clf_p_given(y, p, pos_label) AS
+    abs(CAST(NOT _clf_eq(y, pos_label) AS DOUBLE) - p);
+CREATE OR REPLACE MACRO _clf_p_other(y, p, pos_label) AS
+    abs(CAST(_clf_eq(y, pos_label) AS DOUBLE) - p);
 
 CREATE OR REPLACE MACRO clf_log_loss(y, p, pos_label := 1, weight := NULL) AS
     _clf_prob_guard(
         _clf_proba_guard(
             _clf_div(
-                sum(CASE WHEN y IS NOT NULL AND _clf_num(p) IS NOT NULL THEN _clf_weight(weight) * -ln(
-                    CASE WHEN _clf_eq(y, pos_label) THEN _clf_clip(_clf_num(p))
-                        ELSE _clf_clip(1 - _clf_num(p)) END) END),
+                sum(_clf_weight(weight) * -ln(_clf_clip(_clf_p_given(y, _clf_num(p), pos_label)))),
                 _clf_sum(y IS NOT NULL AND _clf_num(p) IS NOT NULL, weight),
                 NULL),
             p, 'clf_log_loss'),
@@ -41,14 +54,13 @@ CREATE OR REPLACE MACRO clf_brier(y, p, pos_label := 1, weight := NULL) AS
     _clf_prob_guard(
         _clf_proba_guard(
             0.5 * _clf_div(
-                -- scikit-learn's two columns, (o - (1 - p))^2 + (1 - o - p)^2 with o = 1 for
-                -- pos_label: 2 (1 - p)^2 on positives, (1 - (1 - p))^2 + p^2 on the others
-                -- (one CASE per row, not four: 2.3x faster at 10M rows)
-                sum(CASE WHEN y IS NOT NULL AND _clf_num(p) IS NOT NULL THEN _clf_weight(weight) * (
-                    CASE WHEN _clf_eq(y, pos_label)
-                        THEN 2.0 * ((1.0 - _clf_num(p)) * (1.0 - _clf_num(p)))
-                        ELSE (1.0 - (1 - _clf_num(p))) * (1.0 - (1 - _clf_num(p)))
-                            + _clf_num(p) * _clf_num(p) END) END),
+                -- scikit-learn's two columns: (1 - given)^2 + other^2, which is 2 (1 - p)^2 on
+                -- positives and (1 - (1 - p))^2 + p^2 on the others, bit for bit
+                sum(_clf_weight(weight) * (
+                    (1.0 - _clf_p_given(y, _clf_num(p), pos_label))
+                        * (1.0 - _clf_p_given(y, _clf_num(p), pos_label))
+                    + _clf_p_other(y, _clf_num(p), pos_label)
+                        * _clf_p_other(y, _clf_num(p), pos_label))),
                 _clf_sum(y IS NOT NULL AND _clf_num(p) IS NOT NULL, weight),
                 NULL),
             p, 'clf_brier'),
