@@ -57,10 +57,9 @@ SELECT
     CASE WHEN weight_col IS NULL THEN NULL ELSE __clf_ws END AS wstats
 FROM (
     SELECT
-        -- the group columns and __clf_y (so the list is never empty), and the constant
-        -- __clf_nogroup in this SELECT: DuckDB drops a constant key here, not one read from
-        -- the subquery (a third of the count without group columns)
-        COLUMNS(list_concat(CAST(group_cols AS VARCHAR[]), ['__clf_y'])), __clf_yhat,
+        -- the raw group columns and __clf_y, and the constant __clf_nogroup in this SELECT
+        -- (_clf_keys_and: read from the subquery, the constant cost a third of the count)
+        COLUMNS(_clf_keys_and(group_cols, '__clf_y')), __clf_yhat,
         NULL::BOOLEAN AS __clf_nogroup,
         count(*) AS __clf_n__i,
         sum(__clf_w) AS __clf_n__d,

@@ -289,7 +289,8 @@ CREATE OR REPLACE MACRO clf_ece(
 ) AS TABLE
 WITH args AS MATERIALIZED (FROM _clf_score_args(tbl, y, proba, pos_label, 'proba')),
 rows AS MATERIALIZED (
-    SELECT r.* FROM _clf_score_rows(tbl, y, proba, group_cols, weight_col, pos_label) AS r, args
+    SELECT r.__clf_key, r.__clf_part, r.__clf_pos, r.__clf_s, r.__clf_w
+    FROM _clf_score_rows(tbl, y, proba, group_cols, weight_col, pos_label) AS r, args
     WHERE args.ok AND _clf_checked_bins(n_bins) IS NOT NULL
         AND _clf_check_choice(kind, ['expected', 'max'], 'kind',
             '''expected'' weighs each bin by its size, ''max'' takes the worst bin')
