@@ -117,7 +117,7 @@ quantile_edges AS (
 ),
 -- numpy.searchsorted(inner edges, p): the number of inner edges strictly below p; uniform
 -- bins by arithmetic (_clf_bin_edge, 00_helpers.sql; its key runs one past each end, and
--- raw_bins clips the few groups, not the rows), quantile bins by counting their edges.
+-- bin_sums clips the few groups, not the rows), quantile bins by counting their edges.
 -- (n_bins checked and read once, as a column: the bin arithmetic repeats n, and a macro
 -- expression in its place took 80 ms to bind)
 n_col AS (SELECT _clf_option_number(_clf_checked_bins(n_bins)) AS n),
@@ -151,7 +151,7 @@ unclipped AS (
     WHERE weight_col IS NOT NULL
     GROUP BY ALL
 ),
-raw_bins AS (
+bin_sums AS (
     SELECT struct_pack(*COLUMNS(_clf_group_list(group_cols))) AS __clf_key,
         _clf_bin_clip(__clf_bin, b.n) AS bin, sum(w) AS w, sum(ws) AS ws,
         sum(pw) AS pw, min(lo) AS lo, max(hi) AS hi
@@ -169,7 +169,7 @@ clean AS MATERIALIZED (
             THEN false
         ELSE weight_col IS NULL AND coalesce(min(lo) >= 0 AND max(hi) <= 1, true)
     END AS clean
-    FROM raw_bins
+    FROM bin_sums
 ),
 checked AS (
     SELECT true AS ok FROM clean WHERE clean
@@ -198,7 +198,7 @@ bins AS (
         _clf_div(pw, w, NULL) AS fraction_positive,
         CAST(w AS DOUBLE) AS count__d,
         TRY_CAST(w AS BIGINT) AS count__i
-    FROM raw_bins, (SELECT bool_and(ok) AS ok FROM checked) AS c, args
+    FROM bin_sums, (SELECT bool_and(ok) AS ok FROM checked) AS c, args
     WHERE c.ok AND args.ok AND w > 0
 )
 SELECT * EXCLUDE (__clf_nogroup, __clf_key)

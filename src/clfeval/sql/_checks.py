@@ -192,7 +192,12 @@ def _cleared(test: str, lo: Any, hi: Any) -> bool:
 
 
 def _bounds(
-    con: duckdb.DuckDBPyConnection, rows: _Rows, p: Plan, schema: pl.Schema, common: list[str]
+    con: duckdb.DuckDBPyConnection,
+    rows: _Rows,
+    binds: dict[str, Any],
+    p: Plan,
+    schema: pl.Schema,
+    common: list[str],
 ) -> dict[str, Any] | None:
     """The counts of :func:`scan` from one cheaper pass, or None when it cannot tell: with
     every column present and no row dropped, the smallest and largest value of each checked
@@ -204,7 +209,7 @@ def _bounds(
         return None
     a = rows.alias
     items = [f"min({a[c]}) AS lo_{j}, max({a[c]}) AS hi_{j}" for j, c in enumerate(cols)]
-    result = _sql(con, f"{rows.cte} SELECT {', '.join(items + common)} FROM __clf_r", rows.binds)
+    result = _sql(con, f"{rows.cte} SELECT {', '.join(items + common)} FROM __clf_r", binds)
     found = dict(zip([d[0] for d in result.description], result.fetchall()[0]))
     counts = {k: v for k, v in found.items() if not k.startswith(("lo_", "hi_"))}
     for i, check in enumerate(p.checks):
@@ -251,7 +256,7 @@ def scan(
         binds["pos"] = p.pos_label
     counts = None
     if null_free and p.nonfinite != "drop":  # every row kept: the bounds may clear the checks
-        counts = _bounds(con, _Rows(rows.cte, binds, a), p, schema, common)
+        counts = _bounds(con, rows, binds, p, schema, common)
     if counts is None:
         # count_if of no rows is NULL in DuckDB: every count is coalesced to 0; a null check
         # counts 0 without a pass when the probe found no missing value
